@@ -1,0 +1,26 @@
+"""The ``proevent`` command line: thin wrappers that build a config and call the Python API.
+
+Each stage keeps its commands in its own module here; importing the module registers them on
+:data:`app`. Heavy dependencies are imported inside the commands, so ``proevent --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from proevent.cli.common import app
+
+_COMMAND_MODULES: tuple[str, ...] = (
+    "proevent.cli.data_cmds",
+    "proevent.cli.evaluate_cmds",
+)
+
+for _module in _COMMAND_MODULES:
+    importlib.import_module(_module)
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]

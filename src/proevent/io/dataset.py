@@ -1,0 +1,139 @@
+"""Datasets on disk: ``cases.jsonl`` plus ``dataset.json`` (data format, "Dataset on disk")."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from proevent.io.errors import FormatError
+from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
+from proevent.model import Case, DatasetCounts, DatasetManifest
+
+CASES_FILE = "cases.jsonl"
+MANIFEST_FILE = "dataset.json"
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+@dataclass
+class Dataset:
+    """A loaded dataset: its manifest, its cases in file order, and where it came from."""
+
+    manifest: DatasetManifest
+    cases: list[Case]
+    path: Path | None = None
+    _by_id: dict[str, Case] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_id = {c.case_id: c for c in self.cases}
+
+    def case(self, case_id: str) -> Case:
+        try:
+            return self._by_id[case_id]
+        except KeyError:
+            raise KeyError(f"no case {case_id!r} in dataset {self.manifest.name!r}") from None
+
+    @property
+    def sha256(self) -> str:
+        return self.manifest.sha256.get(CASES_FILE, "")
+
+    def questions(self) -> Iterator[tuple[Case, int]]:
+        """Every single-step question: ``(case, t)``."""
+        for case in self.cases:
+            for step in case.steps:
+                yield case, step.t
+
+
+def iter_cases(path: Path, problems: list[str]) -> Iterator[Case]:
+    """Stream the cases of a ``cases.jsonl``; bad lines are appended to ``problems``."""
+    for _, case in iter_jsonl(path, Case, problems):
+        yield case
+
+
+def load_dataset(path: str | Path, *, verify_checksum: bool = True) -> Dataset:
+    """Load a dataset folder, checking format strings, the checksum and every line.
+
+    Raises:
+        FormatError: with one ``file:line: field.path: what is wrong`` message per problem.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        raise FormatError([f"{folder}: not a dataset folder"])
+    manifest = read_json(folder / MANIFEST_FILE, DatasetManifest)
+    cases_path = folder / CASES_FILE
+    if not cases_path.exists():
+        raise FormatError([f"{cases_path}: file not found"])
+    problems: list[str] = []
+    if verify_checksum:
+        expected = manifest.sha256.get(CASES_FILE)
+        actual = sha256_file(cases_path)
+        if expected is None:
+            problems.append(f"{MANIFEST_FILE}: sha256.{CASES_FILE}: missing checksum")
+        elif expected != actual:
+            problems.append(
+                f"{MANIFEST_FILE}: sha256.{CASES_FILE}: checksum mismatch "
+                f"(manifest {expected[:12]}…, file {actual[:12]}…)"
+            )
+    cases = list(iter_cases(cases_path, problems))
+    seen: set[str] = set()
+    for case in cases:
+        if case.case_id in seen:
+            problems.append(f"{CASES_FILE}: case_id: duplicate case id {case.case_id!r}")
+        seen.add(case.case_id)
+    if problems:
+        raise FormatError(problems)
+    return Dataset(manifest=manifest, cases=cases, path=folder)
+
+
+def dataset_counts(cases: Iterable[Case]) -> DatasetCounts:
+    cases = list(cases)
+    steps = sum(len(c.steps) for c in cases)
+    return DatasetCounts(cases=len(cases), steps=steps, single_step_questions=steps)
+
+
+def write_dataset(
+    path: str | Path,
+    cases: Iterable[Case],
+    *,
+    name: str,
+    version: str,
+    generator: dict[str, Any] | None = None,
+    created: str | None = None,
+    extra: dict[str, Any] | None = None,
+    overwrite: bool = False,
+) -> Dataset:
+    """Write ``cases.jsonl`` and ``dataset.json``; the same cases and arguments give the same bytes.
+
+    Refuses to replace an existing dataset unless ``overwrite`` is set.
+    """
+    folder = Path(path)
+    if (folder / CASES_FILE).exists() and not overwrite:
+        raise FileExistsError(f"{folder / CASES_FILE} exists; pass overwrite=True (--force) to replace it")
+    folder.mkdir(parents=True, exist_ok=True)
+    cases = list(cases)
+    with (folder / CASES_FILE).open("w", encoding="utf-8", newline="\n") as fh:
+        for case in cases:
+            fh.write(dumps_line(case.model_dump(mode="json")))
+    manifest = DatasetManifest(
+        name=name,
+        version=version,
+        created=created or datetime.now().strftime("%Y-%m-%dT%H:%M"),
+        generator=generator or {},
+        counts=dataset_counts(cases),
+        sha256={CASES_FILE: sha256_file(folder / CASES_FILE)},
+        **(extra or {}),
+    )
+    (folder / MANIFEST_FILE).write_text(
+        manifest.model_dump_json(indent=2, exclude_none=False) + "\n", encoding="utf-8"
+    )
+    return Dataset(manifest=manifest, cases=cases, path=folder)

@@ -1,0 +1,138 @@
+"""Chats, messages, steps, cases, manifests and prediction lines (data format version 1)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from proevent.model.events import Event, Operation
+from proevent.model.times import Time
+
+CASE_FORMAT = "proevent.case/1"
+DATASET_FORMAT = "proevent.dataset/1"
+RUN_FORMAT = "proevent.run/1"
+METRICS_FORMAT = "proevent.metrics/1"
+
+Mode = Literal["single", "multi"]
+MODES: tuple[str, ...] = ("single", "multi")
+
+_DATA = ConfigDict(extra="ignore")
+"""Data files: readers ignore fields they do not know (the format allows extra optional fields)."""
+
+
+class Chat(BaseModel):
+    model_config = _DATA
+    chat_id: str
+    name: str
+    type: Literal["direct", "group"]
+    members: list[str]
+
+
+class Message(BaseModel):
+    model_config = _DATA
+    chat_id: str
+    time: Time
+    sender: str
+    text: str
+
+
+class Step(BaseModel):
+    model_config = _DATA
+    t: int = Field(ge=1)
+    start: Time
+    end: Time
+    messages: list[Message]
+    gold_ops: list[Operation]
+    gold_timetable: list[Event]
+
+
+class Case(BaseModel):
+    """One multi-step scenario."""
+
+    model_config = _DATA
+    format: Literal["proevent.case/1"] = CASE_FORMAT
+    case_id: str
+    user: str
+    timezone: str | None = None
+    start: Time
+    initial_timetable: list[Event]
+    chats: list[Chat]
+    steps: list[Step]
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    def people(self) -> list[str]:
+        """The user and every member of the case's chats, in first-seen order."""
+        seen: dict[str, None] = {self.user: None}
+        for chat in self.chats:
+            for m in chat.members:
+                seen.setdefault(m, None)
+        return list(seen)
+
+
+class DatasetCounts(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    cases: int
+    steps: int
+    single_step_questions: int
+
+
+class DatasetManifest(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    format: Literal["proevent.dataset/1"] = DATASET_FORMAT
+    name: str
+    version: str
+    created: str
+    generator: dict[str, Any] = Field(default_factory=dict)
+    counts: DatasetCounts
+    sha256: dict[str, str]
+
+
+class DatasetRef(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    version: str
+    sha256: str
+
+
+class PromptRecord(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    sha256: str
+    text: str
+
+
+class RunManifest(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    format: Literal["proevent.run/1"] = RUN_FORMAT
+    created: str
+    proevent_version: str
+    agent: str
+    model: str | None = None
+    parameters: dict[str, Any] = Field(default_factory=dict)
+    prompt: PromptRecord | None = None
+    dataset: DatasetRef
+
+
+class Usage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class PredictionLine(BaseModel):
+    """One answered question of a run. ``ops`` is kept raw: invalid operations are predictions too."""
+
+    model_config = ConfigDict(extra="allow")
+    case_id: str
+    mode: Mode
+    t: int = Field(ge=1)
+    repeat: int = Field(default=0, ge=0)
+    ops: list[Any]
+    error: str | None = None
+    raw: str | None = None
+    usage: Usage | None = None
+    latency_s: float | None = None
+
+    @property
+    def key(self) -> tuple[str, str, int, int]:
+        return (self.case_id, self.mode, self.t, self.repeat)

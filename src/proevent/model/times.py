@@ -1,0 +1,85 @@
+"""Times as the data format defines them: naive local ISO 8601 at minute precision, or a date.
+
+A time is kept as its normalised string (``"2026-03-14T17:00"``), a date as ``"2026-03-14"``.
+Because the two forms differ in length, string equality is exactly the format's equality rule:
+a date never equals a time, seconds are truncated on reading, and ``None`` equals only ``None``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from typing import Annotated
+
+from pydantic import BeforeValidator, PlainSerializer
+
+_TIME_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$")
+_DATE_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+
+def normalize_time(value: object) -> str | None:
+    """Return the canonical form of a time or date string, or raise ``ValueError``.
+
+    Accepts ``YYYY-MM-DDTHH:MM``, ``YYYY-MM-DDTHH:MM:SS`` (seconds truncated) and ``YYYY-MM-DD``.
+    Time zone offsets, fractions of a second and a space instead of ``T`` are errors.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"expected a time string or null, got {type(value).__name__}")
+    m = _TIME_RE.match(value)
+    if m:
+        y, mo, d, h, mi = (int(g) for g in m.groups()[:5])
+        sec = m.group(6)
+        try:
+            datetime(y, mo, d, h, mi, int(sec) if sec else 0)
+        except ValueError as exc:
+            raise ValueError(f"invalid time {value!r}: {exc}") from None
+        return value[:16]
+    m = _DATE_RE.match(value)
+    if m:
+        try:
+            date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError as exc:
+            raise ValueError(f"invalid date {value!r}: {exc}") from None
+        return value
+    raise ValueError(f"invalid time {value!r}: expected YYYY-MM-DDTHH:MM or YYYY-MM-DD")
+
+
+def _strict_time(value: object) -> str:
+    out = normalize_time(value)
+    if out is None or len(out) != 16:
+        raise ValueError(f"expected a time YYYY-MM-DDTHH:MM, got {value!r}")
+    return out
+
+
+def is_date(value: str | None) -> bool:
+    """True when ``value`` is a date (day known, time of day unknown)."""
+    return value is not None and len(value) == 10
+
+
+def parse_time(value: str) -> datetime:
+    """A normalised time or date as a naive ``datetime`` (a date at midnight)."""
+    if len(value) == 10:
+        return datetime.strptime(value, "%Y-%m-%d")
+    return datetime.strptime(value, "%Y-%m-%dT%H:%M")
+
+
+def format_time(value: datetime) -> str:
+    """A ``datetime`` as a normalised time string (minute precision)."""
+    return value.strftime("%Y-%m-%dT%H:%M")
+
+
+def format_date(value: date) -> str:
+    return value.strftime("%Y-%m-%d")
+
+
+def add_minutes(value: str, minutes: int) -> str:
+    return format_time(parse_time(value) + timedelta(minutes=minutes))
+
+
+TimeOrDate = Annotated[str | None, BeforeValidator(normalize_time), PlainSerializer(lambda v: v)]
+"""A time, a date or ``None``, normalised on validation."""
+
+Time = Annotated[str, BeforeValidator(_strict_time)]
+"""A time (never a date, never ``None``), normalised on validation."""
