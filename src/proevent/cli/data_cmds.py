@@ -1,0 +1,73 @@
+"""Commands on the data format itself: ``proevent schema`` and ``proevent ics``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from proevent.cli.common import app, console, fail, handle_errors
+
+
+@app.command()
+@handle_errors
+def schema(
+    out: Path = typer.Option(..., "--out", "-o", help="Folder to write the *.schema.json files into."),
+) -> None:
+    """Write the JSON Schemas of the data format (one file per model) into a folder."""
+    from proevent.io.schema import write_schemas
+
+    for path in write_schemas(out):
+        console.print(str(path), markup=False, highlight=False)
+
+
+@app.command()
+@handle_errors
+def ics(
+    dataset: Path | None = typer.Argument(None, help="Dataset folder."),
+    case_id: str | None = typer.Argument(None, help="Case whose timetable to export."),
+    step: int | None = typer.Option(
+        None, "--step", "-t", help="Step whose gold timetable to export (0 = initial; default the last)."
+    ),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write the .ics here (default stdout)."),
+    read: Path | None = typer.Option(
+        None, "--read", help="Read this .ics file and print its events as JSON lines instead."
+    ),
+    timezone: str | None = typer.Option(
+        None, "--timezone", help="With --read: IANA zone to express aware times in."
+    ),
+) -> None:
+    """Export a case's timetable to iCalendar, or read an .ics file back into events."""
+    from proevent.io.ics import ics_to_events, timetable_to_ics
+    from proevent.io.jsonl import dumps_line
+
+    if read is not None:
+        if dataset is not None or case_id is not None:
+            raise fail("--read takes no DATASET or CASE_ID")
+        if not read.is_file():
+            raise fail(f"{read}: file not found")
+        for ev in ics_to_events(read.read_bytes(), timezone=timezone):
+            sys.stdout.write(dumps_line(ev.model_dump(mode="json")))
+        return
+    if dataset is None or case_id is None:
+        raise fail("give DATASET and CASE_ID (or --read FILE.ics)")
+    from proevent.io import load_dataset
+
+    case = load_dataset(dataset).case(case_id)
+    t = case.steps[-1].t if (step is None and case.steps) else (step or 0)
+    if t == 0:
+        events = case.initial_timetable
+    else:
+        found = [s for s in case.steps if s.t == t]
+        if not found:
+            known = ", ".join(str(s.t) for s in case.steps)
+            raise fail(f"case {case_id!r} has no step {t} (steps: 0, {known})")
+        events = found[0].gold_timetable
+    data = timetable_to_ics(events, user=case.user, timezone=case.timezone, case_id=case.case_id)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        output.write_bytes(data)
+        console.print(f"wrote {len(events)} events to {output}", markup=False, highlight=False)
