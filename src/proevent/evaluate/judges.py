@@ -1,0 +1,95 @@
+"""Location judges: decide whether two location strings name the same place (metrics spec).
+
+``null`` equals only ``null`` under every judge, and every judge accepts normalised-equal strings;
+a judge only decides the remaining pairs. A new judge subclasses :class:`LocationJudge` and is
+added to :data:`JUDGES` as ``"module:Class"`` so that its dependencies load only when it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from typing import Any
+
+from rapidfuzz.distance import OSA
+
+from proevent.evaluate.normalize import normalize_location
+
+JUDGES: dict[str, str] = {
+    "exact": "proevent.evaluate.judges:ExactJudge",
+    "fuzzy": "proevent.evaluate.judges:FuzzyJudge",
+    "llm": "proevent.llm.judge:LLMJudge",
+}
+
+
+class LocationJudge:
+    """Base judge: ``None`` only equals ``None``; equal normalised forms are the same place."""
+
+    name: str = "base"
+    needs_prefetch: bool = False
+    """True for judges that decide in batches (an LLM): the evaluator first collects every pair
+    they will be asked about and hands them to :meth:`prefetch`."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, str], bool] = {}
+
+    def same(self, a: str | None, b: str | None, context: Any = None) -> bool:
+        if a is None or b is None:
+            return a is None and b is None
+        na, nb = normalize_location(a), normalize_location(b)
+        if na == nb:
+            return True
+        key = (na, nb) if na <= nb else (nb, na)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self.decide(key[0], key[1], a, b, context)
+        return hit
+
+    def decide(self, na: str, nb: str, a: str, b: str, context: Any) -> bool:
+        """Judge two locations whose normalised forms ``na`` and ``nb`` differ."""
+        return False
+
+    def prefetch(self, pairs: Iterable[tuple[str, str, Any]]) -> None:
+        """Decide many pairs ``(a, b, context)`` at once; the default judges need not."""
+
+    def decisions(self) -> list[dict[str, Any]]:
+        """The pairs decided beyond normalised equality, for writing beside the metrics."""
+        return [{"a": a, "b": b, "same": same} for (a, b), same in sorted(self._cache.items())]
+
+
+class ExactJudge(LocationJudge):
+    name = "exact"
+
+
+class FuzzyJudge(LocationJudge):
+    """Same number of words; sorted word by word, each pair equal or, where both words have at
+    least 5 characters, at optimal-string-alignment distance 1."""
+
+    name = "fuzzy"
+
+    def decide(self, na: str, nb: str, a: str, b: str, context: Any) -> bool:
+        wa, wb = sorted(na.split(" ")), sorted(nb.split(" "))
+        if len(wa) != len(wb):
+            return False
+        for x, y in zip(wa, wb):
+            if x == y:
+                continue
+            if len(x) < 5 or len(y) < 5 or OSA.distance(x, y, score_cutoff=1) != 1:
+                return False
+        return True
+
+
+def get_judge(name: str | LocationJudge, **kwargs: Any) -> LocationJudge:
+    """A judge by name (``exact``, ``fuzzy``, ``llm``), or the judge itself when one is given."""
+    if isinstance(name, LocationJudge):
+        return name
+    try:
+        target = JUDGES[name]
+    except KeyError:
+        raise ValueError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}") from None
+    module, _, attr = target.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"judge {name!r} is not available: {exc}") from None
+    return cls(**kwargs)

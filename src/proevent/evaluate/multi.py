@@ -1,0 +1,160 @@
+"""Multi-step (free-running) scoring of one case: the agent's own timetable against the gold.
+
+Implements the metrics spec's M_t, the per-event correctness with the stays-failed rule, the
+target events of ESR and the per-case TSR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from proevent.evaluate.equivalence import Comparator, is_cosmetic
+from proevent.evaluate.matching import event_matching
+from proevent.model import AnyOp, Case, Event, Timetable
+
+
+@dataclass
+class StepTrace:
+    t: int
+    predicted: list[Event]
+    """Ŝ_t, the agent's own timetable after step t."""
+    gold: list[Event]
+    """S_t."""
+    pairs: list[tuple[str, str]]
+    """M_t as (gold id, predicted id)."""
+    event_ok: dict[str, bool]
+    """Every gold event known so far: correct at t (before the stays-failed rule)."""
+    timetable_ok: bool
+    refused: list[str] = field(default_factory=list)
+    """Why operations of this step were not applied."""
+    missing: bool = False
+    error: str | None = None
+
+
+@dataclass
+class CaseTrace:
+    case_id: str
+    steps: list[StepTrace]
+    targets: list[str]
+    """Gold ids of the target events (inserted, updated or deleted by a non-cosmetic gold op)."""
+    event_success: dict[str, bool]
+    """Per target event: correct at every step."""
+    timetable_success: bool
+    failed_at: dict[str, int] = field(default_factory=dict)
+    """Per gold event that failed: the first step at which it was incorrect."""
+
+    @property
+    def missing_steps(self) -> int:
+        return sum(1 for s in self.steps if s.missing)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for s in self.steps if s.error is not None)
+
+
+def target_events(case: Case) -> list[str]:
+    """Gold ids that some non-cosmetic gold operation inserts, updates or deletes, in first-touched order."""
+    targets: dict[str, None] = {}
+    before = {ev.id for ev in case.initial_timetable}
+    for step in case.steps:
+        for op in step.gold_ops:
+            if op.op != "insert" and not is_cosmetic(op):
+                targets.setdefault(op.id, None)
+        now = [ev.id for ev in step.gold_timetable]
+        for eid in now:
+            if eid not in before:
+                targets.setdefault(eid, None)
+        before = set(now)
+    return list(targets)
+
+
+def replay_case(
+    case: Case,
+    preds: Mapping[int, Sequence[AnyOp]],
+    comparator: Comparator,
+    *,
+    missing: Sequence[int] = (),
+    errors: Mapping[int, str] | None = None,
+) -> CaseTrace:
+    """Replay the agent's operations of each step on its own timetable and score the case.
+
+    ``preds`` maps step t to the operations the agent emitted; a step absent from it counts as an
+    empty prediction (``missing`` and ``errors`` only label the trace).
+    """
+    errors = errors or {}
+    own = Timetable(case.initial_timetable)
+    partner: dict[str, str] = {ev.id: ev.id for ev in case.initial_timetable}  # M_0
+    matched_partner: dict[str, str] = dict(partner)  # partner at the last step present and matched
+    failed: dict[str, int] = {}
+    table_ok = True
+    traces: list[StepTrace] = []
+    seen_gold: set[str] = {ev.id for ev in case.initial_timetable}
+    missing_set = set(missing)
+
+    for step in case.steps:
+        ops = [op for op in preds.get(step.t, ()) if not is_cosmetic(op)]
+        result = own.apply(ops)
+        own = result.timetable
+        gold_events = step.gold_timetable
+        pred_events = own.events
+        pairs = _match_events(gold_events, pred_events, comparator, partner)
+        partner = {g: p for g, p in pairs}
+        pred_to_gold = {p: g for g, p in pairs}
+        present = {ev.id for ev in gold_events}
+        event_ok: dict[str, bool] = {}
+        for gid in present:
+            event_ok[gid] = gid in partner
+            if gid in partner:
+                matched_partner[gid] = partner[gid]
+        for gid in seen_gold - present:  # deleted at or before t
+            last = matched_partner.get(gid)
+            event_ok[gid] = last is not None and (last not in own or pred_to_gold.get(last, gid) != gid)
+        seen_gold |= present
+        for gid, ok in event_ok.items():
+            if not ok and gid not in failed:
+                failed[gid] = step.t
+        step_ok = len(pairs) == len(gold_events) == len(pred_events)
+        table_ok = table_ok and step_ok
+        traces.append(
+            StepTrace(
+                t=step.t,
+                predicted=pred_events,
+                gold=list(gold_events),
+                pairs=pairs,
+                event_ok=event_ok,
+                timetable_ok=step_ok,
+                refused=[e.reason for e in result.errors],
+                missing=step.t in missing_set,
+                error=errors.get(step.t),
+            )
+        )
+    targets = target_events(case)
+    return CaseTrace(
+        case_id=case.case_id,
+        steps=traces,
+        targets=targets,
+        event_success={gid: gid not in failed for gid in targets},
+        timetable_success=table_ok,
+        failed_at=failed,
+    )
+
+
+def _match_events(
+    gold: Sequence[Event], pred: Sequence[Event], comparator: Comparator, previous: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    people = comparator.people
+    buckets: dict[tuple, list[int]] = {}
+    for j, ev in enumerate(pred):
+        key = (ev.start, ev.end, people.canonical_set(ev.participants))
+        buckets.setdefault(key, []).append(j)
+    compatible: list[tuple[int, int]] = []
+    for i, g in enumerate(gold):
+        key = (g.start, g.end, people.canonical_set(g.participants))
+        for j in buckets.get(key, ()):
+            if comparator.judge.same(g.location, pred[j].location, (g, pred[j])):
+                compatible.append((i, j))
+    matching = event_matching(
+        len(gold), len(pred), compatible, lambda i, j: previous.get(gold[i].id) == pred[j].id
+    )
+    return [(gold[i].id, pred[j].id) for i, j in sorted(matching.items())]
