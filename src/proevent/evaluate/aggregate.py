@@ -28,8 +28,11 @@ SINGLE_RATIOS: dict[str, tuple[str, str]] = {
     "mnr": ("mn", "need"),
     "precision": ("m", "p"),
     "recall": ("m", "g"),
-    **{f"{t}.precision": (f"m_{t}", f"p_{t}") for t in OP_TYPES},
-    **{f"{t}.recall": (f"m_{t}", f"g_{t}") for t in OP_TYPES},
+    **{
+        f"{t}.{name}": (f"m_{t}", f"{side}_{t}")
+        for t in OP_TYPES
+        for name, side in (("precision", "p"), ("recall", "g"))
+    },
 }
 MULTI_RATIOS: dict[str, tuple[str, str]] = {"esr": ("successes", "targets"), "tsr": ("tables_ok", "cases")}
 

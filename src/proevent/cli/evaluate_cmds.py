@@ -1,0 +1,111 @@
+"""``proevent evaluate``: score a run and print the metrics table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from proevent.cli.common import app, console, handle_errors
+from proevent.model import OP_TYPES
+
+
+def pct(value: float | None) -> str:
+    """A fraction as a percentage with one decimal, or "–" when undefined."""
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def metrics_table(metrics: dict[str, Any], title: str | None = None) -> Table:
+    """The metrics of one run as a rich table: value, 95% interval and ± sd across repeats."""
+    ci = metrics.get("ci") or {}
+    sd = (metrics.get("repeats") or {}).get("sd") or {}
+    table = Table(title=title, show_lines=False)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    table.add_column("95% CI", justify="right")
+    if (metrics.get("repeats") or {}).get("n", 1) > 1:
+        table.add_column("± sd", justify="right")
+    rows: list[tuple[str, str, float | None]] = []
+    single, multi = metrics.get("single"), metrics.get("multi")
+    if single:
+        rows += [("FDR ↓", "single.fdr", single["fdr"]), ("MNR ↓", "single.mnr", single["mnr"])]
+        for t in OP_TYPES:
+            rows += [
+                (f"{t} recall", f"single.{t}.recall", single[t]["recall"]),
+                (f"{t} precision", f"single.{t}.precision", single[t]["precision"]),
+            ]
+        rows += [
+            ("overall recall", "single.recall", single["recall"]),
+            ("overall precision", "single.precision", single["precision"]),
+        ]
+    if multi:
+        rows += [
+            ("event success (ESR)", "multi.esr", multi["esr"]),
+            ("timetable success (TSR)", "multi.tsr", multi["tsr"]),
+        ]
+    for label, key, value in rows:
+        interval = ci.get(key)
+        cells = [label, pct(value), "–" if not interval else f"{pct(interval[0])} – {pct(interval[1])}"]
+        if len(table.columns) == 4:
+            cells.append(pct(sd.get(key)))
+        table.add_row(*cells)
+    return table
+
+
+def counts_line(metrics: dict[str, Any]) -> str:
+    parts = []
+    if metrics.get("single"):
+        s = metrics["single"]
+        parts.append(
+            f"single: {s['questions']} questions, {s['missing']} missing, {s['errors']} errors, "
+            f"{s['invalid_ops']} invalid ops"
+        )
+    if metrics.get("multi"):
+        m = metrics["multi"]
+        parts.append(
+            f"multi: {m['cases']} cases, {m['target_events']} target events, "
+            f"{m['missing']} missing, {m['errors']} errors"
+        )
+    return "; ".join(parts) or "no predictions"
+
+
+@app.command("evaluate")
+@handle_errors
+def evaluate_command(
+    dataset: Path = typer.Argument(..., help="Dataset folder (cases.jsonl + dataset.json)."),
+    run: Path = typer.Argument(..., help="Run folder (run.json + predictions.jsonl)."),
+    judge: str = typer.Option("fuzzy", help="Location judge: exact, fuzzy or llm."),
+    no_ci: bool = typer.Option(False, "--no-ci", help="Skip the bootstrap intervals."),
+    json_out: Path | None = typer.Option(None, "--json", help="Also write metrics.json here."),
+    n_boot: int = typer.Option(1000, help="Bootstrap resamples."),
+    seed: int = typer.Option(0, help="Bootstrap seed."),
+) -> None:
+    """Score RUN against DATASET; print the metrics and write RUN/metrics.json."""
+    from proevent.evaluate import evaluate
+    from proevent.io import METRICS_FILE, load_dataset, load_run
+
+    ds = load_dataset(dataset)
+    rn = load_run(run)
+    if rn.manifest.dataset.sha256 and rn.manifest.dataset.sha256 != ds.sha256:
+        console.print(
+            f"[yellow]warning:[/yellow] the run was made on dataset {rn.manifest.dataset.name} "
+            f"{rn.manifest.dataset.version} (checksum differs from {ds.manifest.name} {ds.manifest.version})"
+        )
+    result = evaluate(ds, rn, judge=judge, ci=not no_ci, n_boot=n_boot, seed=seed)
+    text = json.dumps(result.metrics, indent=2, ensure_ascii=False) + "\n"
+    (run / METRICS_FILE).write_text(text, encoding="utf-8")
+    if json_out is not None:
+        json_out.write_text(text, encoding="utf-8")
+    if result.judge_decisions and judge == "llm":
+        (run / "judge_decisions.jsonl").write_text(
+            "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in result.judge_decisions), encoding="utf-8"
+        )
+    title = f"{rn.manifest.agent}" + (f" ({rn.manifest.model})" if rn.manifest.model else "")
+    console.print(metrics_table(result.metrics, title=f"{title} — judge {result.metrics['judge']}"))
+    console.print(counts_line(result.metrics))
+    if rn.duplicates:
+        console.print(f"{rn.duplicates} duplicate prediction lines superseded (the last line of a key counts)")
+    console.print(f"wrote {run / METRICS_FILE}")
