@@ -1,0 +1,34 @@
+"""Reasoning text (``<think>…</think>``, ``reasoning_content``) is kept in the raw record but
+stripped before the answer is parsed."""
+
+from __future__ import annotations
+
+import re
+
+_THINK = re.compile(r"<(think|thinking|reasoning)>(.*?)</\1>", re.DOTALL | re.IGNORECASE)
+_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
+_CLOSE_ONLY = re.compile(r"^(.*?)</(think|thinking|reasoning)>", re.DOTALL | re.IGNORECASE)
+
+
+def split_reasoning(text: str) -> tuple[str, str | None]:
+    """Return ``(answer, reasoning)``.
+
+    Handles closed blocks anywhere, an answer that starts inside a block whose opening tag the
+    server swallowed (``…</think> answer``), and an unclosed block (all of it is reasoning).
+    """
+    parts: list[str] = []
+
+    def take(m: re.Match[str]) -> str:
+        parts.append(m.group(2).strip())
+        return ""
+
+    answer = _THINK.sub(take, text)
+    m = _CLOSE_ONLY.match(answer)
+    if m and not _OPEN.search(m.group(1)):
+        parts.insert(0, m.group(1).strip())
+        answer = answer[m.end():]
+    m = _OPEN.search(answer)
+    if m:
+        parts.append(answer[m.end():].strip())
+        answer = answer[: m.start()]
+    return answer.strip(), ("\n\n".join(p for p in parts if p) or None)
