@@ -1,0 +1,11 @@
+"""The runner: run config, the pure per-question and per-case layer, the batch layer and the store."""
+
+from proevent.runner.api import run_agent, run_agent_async
+from proevent.runner.batch import RunSummary, execute, plan
+from proevent.runner.config import RunConfig, config_hash, run_identity
+from proevent.runner.store import RunDriftError, RunStore
+
+__all__ = [
+    "RunConfig", "RunDriftError", "RunStore", "RunSummary", "config_hash", "execute", "plan",
+    "run_agent", "run_agent_async", "run_identity",
+]

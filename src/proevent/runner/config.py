@@ -1,0 +1,75 @@
+"""The run configuration: one pydantic model (``extra="forbid"``) that the CLI and the API build.
+
+Its *identity* — what determines the predictions — is hashed; resuming into a run folder whose
+hash differs is refused (see :mod:`proevent.runner.store`). Concurrency, limits, case selection,
+base URLs and the number of repeats are not part of the identity: changing them and resuming is
+safe (more repeats or more cases simply add lines).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from proevent.agents.protocol import DEFAULT_CONTEXT_MESSAGES
+from proevent.llm.config import LLMConfig
+
+RunMode = Literal["single", "multi", "both"]
+
+
+class RunConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    agent: str
+    mode: RunMode = "both"
+    repeats: int = Field(default=1, ge=1)
+    limit: int | None = Field(default=None, ge=1)
+    """Run only the first N cases (after ``cases`` selection)."""
+    cases: list[str] | None = None
+    concurrency: int = Field(default=16, ge=1)
+    context_messages: int = Field(default=DEFAULT_CONTEXT_MESSAGES, ge=0)
+    agent_options: dict[str, Any] = Field(default_factory=dict)
+    llm: LLMConfig | None = None
+    retry_errors: bool = True
+    """On resume, answer again the questions whose line has an error (the last line counts)."""
+
+    def modes(self) -> list[str]:
+        return ["single", "multi"] if self.mode == "both" else [self.mode]
+
+
+def run_identity(config: RunConfig, agent_description: dict[str, Any], dataset_sha256: str) -> dict[str, Any]:
+    """What determines the predictions of a run (and nothing that only changes how fast it goes)."""
+    description = dict(agent_description)
+    if isinstance(description.get("prompt"), dict):  # the text is in run.json's "prompt"; its hash suffices
+        description["prompt"] = description["prompt"].get("sha256")
+    identity: dict[str, Any] = {
+        "agent": config.agent,
+        "agent_options": config.agent_options,
+        "context_messages": config.context_messages,
+        "dataset_sha256": dataset_sha256,
+        "agent_description": description,
+    }
+    if config.llm is not None:
+        identity["llm"] = {
+            "model": config.llm.model,
+            "parameters": config.llm.request_params(),
+            "json_mode": config.llm.json_mode,
+        }
+    return identity
+
+
+def config_hash(identity: dict[str, Any]) -> str:
+    blob = json.dumps(identity, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def public_config(config: RunConfig) -> dict[str, Any]:
+    """The config as recorded in ``run.json``: JSON, paths as strings, no key (it is never in it)."""
+    data = config.model_dump(mode="json")
+    if isinstance(data.get("llm"), dict) and data["llm"].get("cache_path") is not None:
+        data["llm"]["cache_path"] = str(Path(data["llm"]["cache_path"]))
+    return data

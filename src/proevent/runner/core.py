@@ -1,0 +1,82 @@
+"""Pure run logic: answer one question, run one case step by step. No files, no progress, no logging."""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from proevent.agents.protocol import Action, Agent, build_observation
+from proevent.model import Case, PredictionLine, Timetable, Usage, parse_ops
+
+
+def action_to_line(case_id: str, mode: str, t: int, repeat: int, action: Action) -> PredictionLine:
+    """The prediction line of an action: an errored action keeps its raw text and has no ops."""
+    extra: dict[str, Any] = {}
+    if action.cost_usd is not None:
+        extra["cost_usd"] = round(action.cost_usd, 8)
+    extra.update(action.extra)
+    usage = None
+    if action.prompt_tokens or action.completion_tokens:
+        usage = Usage(prompt_tokens=action.prompt_tokens, completion_tokens=action.completion_tokens)
+    return PredictionLine(
+        case_id=case_id, mode=mode, t=t, repeat=repeat,  # type: ignore[arg-type]
+        ops=[] if action.error else action.ops, error=action.error, raw=action.raw, usage=usage,
+        latency_s=None if action.latency_s is None else round(action.latency_s, 4), **extra,
+    )
+
+
+async def answer(
+    agent: Agent, case: Case, t: int, timetable: Timetable, *, mode: str, repeat: int, context_messages: int
+) -> PredictionLine:
+    """Ask the agent about step ``t`` given ``timetable``; an exception becomes an errored line."""
+    obs = build_observation(case, t, timetable, mode=mode, repeat=repeat, context_messages=context_messages)
+    start = time.perf_counter()
+    try:
+        action = await agent.act(obs)
+    except Exception as exc:  # an agent bug or a failed request must not stop the run
+        tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        action = Action(error=f"agent failed: {tb}")
+    if action.latency_s is None:
+        action.latency_s = time.perf_counter() - start
+    return action_to_line(case.case_id, mode, t, repeat, action)
+
+
+async def run_single(
+    agent: Agent, case: Case, t: int, *, repeat: int, context_messages: int
+) -> PredictionLine:
+    """A single-step question: the agent gets the gold S_{t-1}."""
+    before = case.initial_timetable if t == 1 else case.steps[t - 2].gold_timetable
+    return await answer(
+        agent, case, t, Timetable(before), mode="single", repeat=repeat, context_messages=context_messages
+    )
+
+
+async def run_multi(
+    agent: Agent,
+    case: Case,
+    *,
+    repeat: int,
+    context_messages: int,
+    done: dict[int, PredictionLine],
+    emit: Callable[[PredictionLine], Awaitable[None] | None],
+) -> Timetable:
+    """Run the steps of ``case`` in order on the agent's own timetable.
+
+    Steps already answered (``done``, from a resumed run) are not asked again: their operations are
+    replayed, so the agent continues from exactly the timetable it had. Invalid operations are not
+    applied (:meth:`Timetable.apply`). Returns the final timetable Ŝ_T.
+    """
+    own = Timetable(case.initial_timetable)
+    for step in case.steps:
+        line = done.get(step.t)
+        if line is None:
+            line = await answer(
+                agent, case, step.t, own, mode="multi", repeat=repeat, context_messages=context_messages
+            )
+            result = emit(line)
+            if result is not None:
+                await result
+        own = own.apply(parse_ops(line.ops)).timetable
+    return own

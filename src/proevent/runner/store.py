@@ -1,0 +1,104 @@
+"""The run folder: ``run.json`` and the append-only ``predictions.jsonl``; resume and drift refusal."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from proevent import __version__
+from proevent.io import PREDICTIONS_FILE, RUN_FILE, PredictionWriter, load_run, write_run_manifest
+from proevent.io.run import Key
+from proevent.model import DatasetRef, PredictionLine, PromptRecord, RunManifest
+
+
+class RunDriftError(ValueError):
+    """The run folder holds a run made with another configuration: resuming would mix them."""
+
+
+def _diff_keys(a: Any, b: Any, prefix: str = "") -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: list[str] = []
+        for k in sorted(set(a) | set(b)):
+            out += _diff_keys(a.get(k), b.get(k), f"{prefix}{k}.")
+        return out
+    return [] if a == b else [prefix.rstrip(".")]
+
+
+class RunStore:
+    """Opens (or creates) a run folder for writing.
+
+    On opening an existing run, the stored config hash must equal ours (else
+    :class:`RunDriftError` names the fields that differ); its lines are read so that the runner
+    skips answered keys. A torn last line (a killed writer) is cut off first.
+    """
+
+    def __init__(self, path: str | Path, manifest: RunManifest, identity: dict[str, Any], chash: str) -> None:
+        self.path = Path(path)
+        self.manifest = manifest
+        self.identity = identity
+        self.config_hash = chash
+        self.existing: dict[Key, PredictionLine] = {}
+        self.writer: PredictionWriter | None = None
+
+    def open(self, *, force: bool = False) -> RunStore:
+        run_file = self.path / RUN_FILE
+        if run_file.exists():
+            old = json.loads(run_file.read_text(encoding="utf-8"))
+            if old.get("config_hash") != self.config_hash and not force:
+                fields = _diff_keys(old.get("identity") or {}, self.identity) or ["config_hash"]
+                raise RunDriftError(
+                    f"{run_file}: the run was made with another configuration "
+                    f"(differs in: {', '.join(fields)}); use a new --out folder, or --force to overwrite"
+                )
+            if force and old.get("config_hash") != self.config_hash:
+                (self.path / PREDICTIONS_FILE).unlink(missing_ok=True)
+            else:
+                self.manifest.created = old.get("created", self.manifest.created)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.writer = PredictionWriter(self.path / PREDICTIONS_FILE)  # cuts a torn tail
+        self.write_manifest()
+        self.existing = load_run(self.path).lines
+        return self
+
+    def write_manifest(self, **extra: Any) -> None:
+        for k, v in extra.items():
+            setattr(self.manifest, k, v)
+        write_run_manifest(self.path, self.manifest)
+
+    def write(self, line: PredictionLine) -> None:
+        assert self.writer is not None, "RunStore.open() first"
+        self.writer.write(line)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+def make_manifest(
+    *,
+    agent: str,
+    description: dict[str, Any],
+    model: str | None,
+    parameters: dict[str, Any],
+    dataset_name: str,
+    dataset_version: str,
+    dataset_sha256: str,
+    extra: dict[str, Any],
+) -> RunManifest:
+    """``run.json`` per the data format, with our extra fields (strategy, config hash, prompt...)."""
+    prompt = description.get("prompt")
+    record = PromptRecord(**prompt) if isinstance(prompt, dict) else None
+    return RunManifest(
+        created=datetime.now().strftime("%Y-%m-%dT%H:%M"),
+        proevent_version=__version__,
+        agent=agent,
+        model=model,
+        parameters=parameters,
+        prompt=record,
+        dataset=DatasetRef(name=dataset_name, version=dataset_version, sha256=dataset_sha256),
+        strategy=description.get("strategy", agent),
+        **extra,
+    )
