@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,10 @@ METRICS_VERSION = 1
 BREAKDOWN_KEYS: tuple[str, ...] = ("negotiation_turns", "concurrent_chats", "noise_content", "category")
 _SI = {name: i for i, name in enumerate(SINGLE_FIELDS)}
 _MI = {name: i for i, name in enumerate(MULTI_FIELDS)}
+_QUESTIONS = _SI["questions"]
+_P_TYPE = {t: _SI[f"p_{t}"] for t in OP_TYPES}
+_G_TYPE = {t: _SI[f"g_{t}"] for t in OP_TYPES}
+_M_TYPE = {t: _SI[f"m_{t}"] for t in OP_TYPES}
 
 
 @dataclass
@@ -60,7 +65,7 @@ def _single_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list 
         if keep is not None:
             keep.append(score)
         g, p, m = len(score.gold), len(score.pred), len(score.matches)
-        row[_SI["questions"]] += 1
+        row[_QUESTIONS] += 1
         if g == 0:
             row[_SI["empty"]] += 1
             row[_SI["fd"]] += p > 0
@@ -70,10 +75,13 @@ def _single_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list 
         row[_SI["p"]] += p
         row[_SI["g"]] += g
         row[_SI["m"]] += m
-        for t in OP_TYPES:
-            row[_SI[f"p_{t}"]] += sum(1 for op in score.pred if op.op == t)
-            row[_SI[f"g_{t}"]] += sum(1 for op in score.gold if op.op == t)
-            row[_SI[f"m_{t}"]] += sum(1 for _, j in score.matches if score.gold[j].op == t)
+        for op in score.pred:
+            if op.op in _P_TYPE:
+                row[_P_TYPE[op.op]] += 1
+        for op in score.gold:
+            row[_G_TYPE[op.op]] += 1
+        for _, j in score.matches:
+            row[_M_TYPE[score.gold[j].op]] += 1
         row[_SI["missing"]] += line is None
         row[_SI["errors"]] += line is not None and line.error is not None
         row[_SI["invalid_ops"]] += len(score.invalid)
@@ -145,7 +153,18 @@ def evaluate(
         seed: bootstrap seed.
         breakdowns: compute the per-meta breakdowns.
     """
-    the_judge = get_judge(judge)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # many short-lived objects beside large live data: collections cost more than they free
+    try:
+        return _evaluate(dataset, run, get_judge(judge), ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _evaluate(
+    dataset: Dataset, run: Run, the_judge: LocationJudge, *, ci: bool, n_boot: int, seed: int, breakdowns: bool
+) -> EvaluationResult:
     if the_judge.needs_prefetch:
         recorder = _RecordingJudge()
         evaluate(dataset, run, judge=recorder, ci=False, breakdowns=False)

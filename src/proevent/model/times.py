@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Annotated
 
 from pydantic import BeforeValidator, PlainSerializer
@@ -18,15 +19,22 @@ _DATE_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 
 
 def normalize_time(value: object) -> str | None:
+    """Return the canonical form of a time or date string, or raise ``ValueError`` (see
+    :func:`_normalize_str`); ``None`` stays ``None``."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"expected a time string or null, got {type(value).__name__}")
+    return _normalize_str(value)
+
+
+@lru_cache(maxsize=1 << 16)
+def _normalize_str(value: str) -> str:
     """Return the canonical form of a time or date string, or raise ``ValueError``.
 
     Accepts ``YYYY-MM-DDTHH:MM``, ``YYYY-MM-DDTHH:MM:SS`` (seconds truncated) and ``YYYY-MM-DD``.
     Time zone offsets, fractions of a second and a space instead of ``T`` are errors.
     """
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ValueError(f"expected a time string or null, got {type(value).__name__}")
     m = _TIME_RE.match(value)
     if m:
         y, mo, d, h, mi = (int(g) for g in m.groups()[:5])

@@ -115,7 +115,7 @@ class Timetable:
             if isinstance(op, InsertOp):
                 new.max_id += 1
                 eid = f"e{new.max_id}"
-                new._events[eid] = Event(id=eid, **op.event.model_dump())
+                new._events[eid] = Event.model_construct(id=eid, **dict(op.event))  # validated as EventData
                 result.inserted_ids.append(eid)
                 continue
             if op.id not in self._events:
