@@ -1,0 +1,112 @@
+"""``proevent serve`` (viewer, human and review modes) and ``proevent agreement``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from proevent.cli.common import app, console, err_console, fail, handle_errors
+
+
+@app.command("serve")
+@handle_errors
+def serve_command(
+    dataset: Path = typer.Argument(..., help="Dataset folder (cases.jsonl + dataset.json)."),
+    runs: list[Path] = typer.Argument(None, help="Run folders to show against the gold (viewer only)."),
+    host: str = typer.Option("127.0.0.1", help="Address to bind; anything but loopback exposes the data."),
+    port: int = typer.Option(8000, help="Port."),
+    human: str | None = typer.Option(None, help="Human mode: play the agent under this name."),
+    review: str | None = typer.Option(None, help="Review mode: judge each case under this annotator name."),
+    sample: int | None = typer.Option(None, help="Human mode: sample this many cases (default: all)."),
+    seed: int = typer.Option(0, help="Human mode: sampling seed."),
+    mode: str = typer.Option("single", help="Human mode: single (gold timetable given) or multi."),
+    context: int = typer.Option(20, help="Human mode: earlier messages shown per chat."),
+    out: Path | None = typer.Option(
+        None, help="Human mode: run folder (default human-NAME); review mode: annotations file "
+        "(default review-NAME/annotations.jsonl)."),
+    judge: str = typer.Option("fuzzy", help="Location judge used to colour the runs: exact or fuzzy."),
+) -> None:
+    """Browse DATASET and RUNs in a browser, play the agent (--human) or review cases (--review)."""
+    from pydantic import ValidationError
+
+    from proevent.web.config import ServeConfig
+
+    try:
+        config = ServeConfig(dataset=dataset, runs=runs or [], host=host, port=port, human=human,
+                             review=review, sample=sample, seed=seed, mode=mode, context=context,
+                             out=out, judge=judge)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise fail(f"{where + ': ' if where else ''}{err['msg'].removeprefix('Value error, ')}") from None
+    try:
+        import uvicorn
+
+        from proevent.web import create_app
+    except ImportError as exc:
+        raise fail(f"the web viewer needs the 'web' extra: pip install 'proevent[web]' ({exc.name} missing)") from None
+
+    if not config.is_loopback:
+        err_console.print(f"[yellow]warning:[/yellow] binding {host}: anyone who can reach this address "
+                          "can read the dataset and write answers")
+    web_app = create_app(config)
+    state = web_app.state.web
+    for banner in state.banners():
+        err_console.print(f"[yellow]{banner['level']}:[/yellow] {banner['title']}", highlight=False)
+        for line in banner["lines"]:
+            err_console.print(f"  {line}", markup=False, highlight=False)
+    what = {"viewer": f"{len(state.dataset.cases)} cases, {len(state.runs)} run(s)",
+            "human": f"human mode as {human}, answers in {config.output_path}",
+            "review": f"review mode as {review}, annotations in {config.output_path}"}[config.serve_mode]
+    shown_host = f"[{host}]" if ":" in host else host
+    console.print(f"proevent serve: {what}\nopen http://{shown_host}:{port}/  (Ctrl-C to stop)",
+                  highlight=False)
+    try:
+        uvicorn.run(web_app, host=host, port=port, log_level="warning")
+    finally:
+        if state.human is not None:
+            state.human.close()
+
+
+@app.command("agreement")
+@handle_errors
+def agreement_command(
+    first: Path = typer.Argument(..., help="annotations.jsonl of the first annotator."),
+    second: Path = typer.Argument(..., help="annotations.jsonl of the second annotator."),
+) -> None:
+    """Agreement of two annotators: percent, Cohen's kappa and the disputed cases."""
+    from rich.table import Table
+
+    from proevent.web.review import agreement, load_annotations
+
+    res = agreement(load_annotations(first), load_annotations(second))
+    a, b = res.annotators
+    if res.n == 0:
+        raise fail("the two files have no case in common")
+    pct = f"{100 * res.percent:.1f}%" if res.percent is not None else "–"
+    kappa = f"{res.kappa:.3f}" if res.kappa is not None else "undefined (every verdict the same)"
+    console.print(f"{a} vs {b}: {res.n} cases judged by both", highlight=False)
+    console.print(f"agreement: {res.agreed}/{res.n} = {pct}", highlight=False)
+    console.print(f"Cohen's kappa: {kappa}", highlight=False)
+    table = Table(title="verdicts", show_edge=False)
+    table.add_column(f"{a} \\ {b}")
+    table.add_column("valid", justify="right")
+    table.add_column("invalid", justify="right")
+    for row in ("valid", "invalid"):
+        table.add_row(row, str(res.table[(row, "valid")]), str(res.table[(row, "invalid")]))
+    console.print(table)
+    if res.disputed:
+        console.print(f"disputed cases ({len(res.disputed)}):", highlight=False)
+        for case_id, x, y in res.disputed:
+            console.print(f"  {case_id}: {a} {_verdict(x)} / {b} {_verdict(y)}", markup=False, highlight=False)
+    else:
+        console.print("disputed cases: none")
+    if res.only_first or res.only_second:
+        console.print(f"judged by one annotator only: {len(res.only_first)} by {a}, "
+                      f"{len(res.only_second)} by {b}", highlight=False)
+
+
+def _verdict(ann) -> str:  # type: ignore[no-untyped-def]
+    text = ann.verdict + (f" ({ann.reason})" if ann.reason else "")
+    return text + (f" — {ann.note}" if ann.note else "")

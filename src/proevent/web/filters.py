@@ -1,0 +1,137 @@
+"""The case list's filters and search. Query values are matched against known values, never trusted."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from proevent.model import Case
+from proevent.web.scoring import OUTCOMES, RunView
+
+NOISE_KINDS: tuple[str, ...] = ("off_topic", "unrelated_event", "failed_planning")
+FILTER_KEYS: tuple[str, ...] = ("q", "category", "turns", "chats", "noise", "run", "outcome", "error")
+
+
+def meta_value(case: Case, key: str) -> str:
+    value = case.meta.get(key)
+    return "unknown" if value is None else str(value)
+
+
+def noise_values(case: Case) -> list[str]:
+    kinds = case.meta.get("noise_content")
+    if kinds is None:
+        return ["unknown"]
+    if not isinstance(kinds, list) or not kinds:
+        return ["none"]
+    return [str(k) for k in kinds]
+
+
+@dataclass
+class CaseFilter:
+    q: str = ""
+    category: str = ""
+    turns: str = ""
+    chats: str = ""
+    noise: str = ""
+    run: int | None = None
+    outcome: str = ""
+    error: str = ""
+
+    @classmethod
+    def from_query(cls, params: Mapping[str, str], runs: Sequence[RunView]) -> CaseFilter:
+        run_raw = params.get("run", "")
+        run = int(run_raw) if run_raw.isdigit() and int(run_raw) < len(runs) else None
+        outcome = params.get("outcome", "")
+        return cls(
+            q=params.get("q", "").strip()[:200],
+            category=params.get("category", "")[:200],
+            turns=params.get("turns", "")[:50],
+            chats=params.get("chats", "")[:50],
+            noise=params.get("noise", "")[:50],
+            run=run,
+            outcome=outcome if outcome in OUTCOMES else "",
+            error=params.get("error", "")[:100],
+        )
+
+    def query(self, **extra: object) -> str:
+        """This filter as a query string (empty values left out), plus ``extra`` parameters."""
+        items: list[tuple[str, str]] = []
+        for key in FILTER_KEYS:
+            value = getattr(self, key)
+            if value not in ("", None):
+                items.append((key, str(value)))
+        items.extend((k, str(v)) for k, v in extra.items() if v not in ("", None))
+        return urlencode(items)
+
+    @property
+    def active(self) -> bool:
+        return any(getattr(self, k) not in ("", None) for k in FILTER_KEYS)
+
+    def matches(self, case: Case, runs: Sequence[RunView]) -> bool:
+        if self.category and meta_value(case, "category") != self.category:
+            return False
+        if self.turns and meta_value(case, "negotiation_turns") != self.turns:
+            return False
+        if self.chats and meta_value(case, "concurrent_chats") != self.chats:
+            return False
+        if self.noise and self.noise not in noise_values(case):
+            return False
+        if self.run is not None:
+            view = runs[self.run]
+            if self.outcome and view.outcome.get(case.case_id) != self.outcome:
+                return False
+            if self.error and self.error not in view.categories.get(case.case_id, {}):
+                return False
+        return not self.q or matches_search(case, self.q)
+
+    def apply(self, cases: Sequence[Case], runs: Sequence[RunView]) -> list[Case]:
+        return [c for c in cases if self.matches(c, runs)]
+
+
+def matches_search(case: Case, query: str) -> bool:
+    """Every word of the query occurs (case-insensitively) in the case id, a chat, a message or an event."""
+    hay = search_text(case)
+    return all(word in hay for word in query.casefold().split())
+
+
+def search_text(case: Case) -> str:
+    parts = [case.case_id, case.user, str(case.meta.get("category", "")),
+             str(case.meta.get("subcategory", ""))]
+    for chat in case.chats:
+        parts.append(chat.name)
+        parts.extend(chat.members)
+    for step in case.steps:
+        parts.extend(f"{m.sender} {m.text}" for m in step.messages)
+        parts.extend(f"{e.description} {e.location}" for e in step.gold_timetable)
+    parts.extend(f"{e.description} {e.location}" for e in case.initial_timetable)
+    return "\n".join(parts).casefold()
+
+
+@dataclass
+class FacetValues:
+    """The values each filter can take in this dataset (for the select boxes)."""
+
+    category: list[str] = field(default_factory=list)
+    turns: list[str] = field(default_factory=list)
+    chats: list[str] = field(default_factory=list)
+    noise: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def _sort_key(value: str) -> tuple[int, int, str]:
+    if value in ("unknown", "none"):
+        return (2, 0, value)
+    return (0, int(value), value) if value.isdigit() else (1, 0, value)
+
+
+def facet_values(cases: Sequence[Case], runs: Sequence[RunView]) -> FacetValues:
+    noise = {v for c in cases for v in noise_values(c)} | {"none"}
+    errors = {name for r in runs for counts in r.categories.values() for name in counts}
+    return FacetValues(
+        category=sorted({meta_value(c, "category") for c in cases}, key=_sort_key),
+        turns=sorted({meta_value(c, "negotiation_turns") for c in cases}, key=_sort_key),
+        chats=sorted({meta_value(c, "concurrent_chats") for c in cases}, key=_sort_key),
+        noise=sorted(noise, key=_sort_key),
+        errors=sorted(errors),
+    )

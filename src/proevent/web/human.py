@@ -1,0 +1,320 @@
+"""Human mode: a person plays the agent and their answers become a standard run folder.
+
+The person sees what an agent's observation holds (the user's name, the current time, the
+timetable — gold S_{t-1} in single-step mode, their own in multi-step mode — the new messages of
+the step grouped by chat, and up to K earlier messages of those chats), and builds the step's
+operations one at a time, each checked against that timetable.
+
+Nothing is lost when the browser closes: every operation added or removed is appended to
+``human-drafts.jsonl`` and every submitted answer to ``predictions.jsonl`` (one whole line, via
+:class:`proevent.io.PredictionWriter`), and opening the same folder again resumes where the
+person stopped. ``--sample N`` draws N whole cases with ``random.Random(seed)`` — in single-step
+mode every step of each is asked, teacher-forced — and writes them as a dataset of their own in
+``sample/``, so ``proevent evaluate RUN/sample RUN`` scores exactly the questions asked.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from proevent import __version__
+from proevent.io import (
+    Dataset,
+    FormatError,
+    PredictionWriter,
+    dumps_line,
+    load_dataset,
+    load_run,
+    write_dataset,
+    write_run_manifest,
+)
+from proevent.io.jsonl import iter_jsonl
+from proevent.model import (
+    Case,
+    DatasetRef,
+    Event,
+    InvalidOp,
+    Message,
+    PredictionLine,
+    RunManifest,
+    Timetable,
+    op_to_json,
+    parse_op,
+    parse_ops,
+)
+from proevent.web.caseview import before_timetable
+from proevent.web.config import ServeConfig
+
+DRAFTS_FILE = "human-drafts.jsonl"
+SAMPLE_DIR = "sample"
+
+
+class _DraftModel(BaseModel):
+    """One line of ``human-drafts.jsonl``: the operations of an unanswered question so far."""
+
+    model_config = ConfigDict(extra="ignore")
+    case_id: str
+    t: int
+    ops: list[Any]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One question the person answers: step ``t`` of a case."""
+
+    case_id: str
+    t: int
+
+
+@dataclass
+class ChatView:
+    chat_id: str
+    name: str
+    type: str
+    members: list[str]
+    context: list[Message]
+    new: list[Message]
+
+
+@dataclass
+class Observation:
+    """What an agent is given at one step, and so what the person sees."""
+
+    user: str
+    now: str
+    window_start: str
+    timetable: list[Event]
+    chats: list[ChatView]
+    people: list[str]
+
+
+def sample_cases(dataset: Dataset, n: int | None, seed: int) -> list[Case]:
+    """``n`` cases drawn without replacement by ``random.Random(seed)``, in dataset order (all when None)."""
+    if n is None or n >= len(dataset.cases):
+        return list(dataset.cases)
+    picked = set(random.Random(seed).sample(range(len(dataset.cases)), n))
+    return [c for i, c in enumerate(dataset.cases) if i in picked]
+
+
+def observation(case: Case, t: int, timetable: list[Event], context: int) -> Observation:
+    """The observation of step ``t``: new messages grouped by chat plus up to ``context`` earlier ones."""
+    step = case.steps[t - 1]
+    earlier: dict[str, list[Message]] = {}
+    for s in case.steps[: t - 1]:
+        for m in s.messages:
+            earlier.setdefault(m.chat_id, []).append(m)
+    chats = []
+    by_id = {c.chat_id: c for c in case.chats}
+    new_by_chat: dict[str, list[Message]] = {}
+    for m in sorted(step.messages, key=lambda m: m.time):
+        new_by_chat.setdefault(m.chat_id, []).append(m)
+    for chat_id, new in new_by_chat.items():
+        chat = by_id.get(chat_id)
+        ctx = earlier.get(chat_id, [])[-context:] if context else []
+        chats.append(ChatView(chat_id, chat.name if chat else chat_id, chat.type if chat else "group",
+                              list(chat.members) if chat else [], ctx, new))
+    return Observation(case.user, step.end, step.start, timetable, chats, case.people())
+
+
+class HumanSession:
+    """The questions, the answers so far and the drafts of one person on one dataset."""
+
+    def __init__(self, dataset: Dataset, config: ServeConfig, folder: Path, cases: list[Case]) -> None:
+        self.dataset = dataset
+        self.config = config
+        self.folder = folder
+        self.mode = config.mode
+        self.cases = {c.case_id: c for c in cases}
+        self.items = [Item(c.case_id, s.t) for c in cases for s in c.steps]
+        self.answers: dict[Item, list[Any]] = {}
+        self.drafts: dict[Item, list[Any]] = {}
+        self.shown_at: dict[Item, float] = {}
+        self.lock = threading.Lock()
+        self._writer: PredictionWriter | None = None
+
+    @classmethod
+    def open(cls, dataset: Dataset, config: ServeConfig) -> HumanSession:
+        """Create the run folder, or resume it after checking it was made by the same settings.
+
+        Raises:
+            ValueError: the folder holds a run of another person, dataset or sampling.
+            FormatError: a file of the folder is malformed.
+        """
+        assert config.human is not None and config.output_path is not None
+        folder = config.output_path
+        cases = sample_cases(dataset, config.sample, config.seed)
+        session = cls(dataset, config, folder, cases)
+        expected = session._manifest()
+        if (folder / "run.json").exists():
+            run = load_run(folder)
+            for key in ("agent", "parameters", "dataset"):
+                have, want = getattr(run.manifest, key), getattr(expected, key)
+                if have != want:
+                    raise ValueError(
+                        f"{folder}: cannot resume: run.json has {key} {_show(have)}, "
+                        f"this session has {_show(want)} (use another --out)"
+                    )
+            for (case_id, mode, t, rep), line in run.lines.items():
+                item = Item(case_id, t)
+                if mode == session.mode and rep == 0 and case_id in session.cases:
+                    session.answers[item] = list(line.ops)
+            session._load_drafts()
+        else:
+            write_run_manifest(folder, expected)
+        if config.sample is not None and not (folder / SAMPLE_DIR / "cases.jsonl").exists():
+            write_dataset(folder / SAMPLE_DIR, cases, name=dataset.manifest.name,
+                          version=f"{dataset.manifest.version}+sample-{config.sample}-seed-{config.seed}",
+                          generator={"sampled_from": dataset.sha256, "seed": config.seed})
+        elif config.sample is not None:
+            load_dataset(folder / SAMPLE_DIR)
+        session._writer = PredictionWriter(folder / "predictions.jsonl", fsync=True)
+        return session
+
+    def _manifest(self) -> RunManifest:
+        m = self.dataset.manifest
+        return RunManifest(
+            created=datetime.now().strftime("%Y-%m-%dT%H:%M"),
+            proevent_version=__version__,
+            agent=f"human:{self.config.human}",
+            model=None,
+            parameters={"mode": self.mode, "sample": self.config.sample, "seed": self.config.seed,
+                        "context": self.config.context},
+            dataset=DatasetRef(name=m.name, version=m.version, sha256=self.dataset.sha256),
+        )
+
+    def _load_drafts(self) -> None:
+        path = self.folder / DRAFTS_FILE
+        if not path.exists():
+            return
+        _cut_torn_tail(path)
+        problems: list[str] = []
+        for _, rec in iter_jsonl(path, _DraftModel, problems):
+            item = Item(rec.case_id, rec.t)
+            if item not in self.answers and rec.case_id in self.cases:
+                self.drafts[item] = list(rec.ops)
+        if problems:
+            raise FormatError(problems)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def current(self) -> Item | None:
+        """The first question without an answer (in multi-step mode the steps of a case go in order)."""
+        return next((it for it in self.items if it not in self.answers), None)
+
+    def progress(self) -> tuple[int, int]:
+        return sum(1 for it in self.items if it in self.answers), len(self.items)
+
+    def timetable(self, item: Item) -> Timetable:
+        """The timetable the step starts from: gold S_{t-1}, or the person's own in multi-step mode."""
+        case = self.cases[item.case_id]
+        if self.mode == "single":
+            return Timetable(before_timetable(case, item.t))
+        table = Timetable(case.initial_timetable)
+        for t in range(1, item.t):
+            table = table.apply(parse_ops(self.answers.get(Item(item.case_id, t), []))).timetable
+        return table
+
+    def observation(self, item: Item) -> Observation:
+        case = self.cases[item.case_id]
+        return observation(case, item.t, self.timetable(item).events, self.config.context)
+
+    def draft(self, item: Item) -> list[Any]:
+        return list(self.drafts.get(item, []))
+
+    def preview(self, item: Item) -> Timetable:
+        """The timetable after the step if the draft were the answer."""
+        return self.timetable(item).apply(parse_ops(self.draft(item))).timetable
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def add_op(self, item: Item, raw: dict[str, Any]) -> None:
+        """Append one operation to the draft after checking it against the step's timetable.
+
+        Raises:
+            ValueError: the operation is malformed or cannot be applied (the message says why).
+        """
+        with self.lock:
+            self._check_open(item)
+            op = parse_op(raw)
+            if isinstance(op, InvalidOp):
+                raise ValueError(op.reason)
+            ops = [*parse_ops(self.draft(item)), op]
+            errors = self.timetable(item).apply(ops).errors
+            if errors:
+                raise ValueError(errors[-1].reason)
+            self._save_draft(item, [*self.draft(item), op_to_json(op)])
+
+    def remove_op(self, item: Item, index: int) -> None:
+        with self.lock:
+            self._check_open(item)
+            ops = self.draft(item)
+            if not 0 <= index < len(ops):
+                raise ValueError("no such operation in the draft")
+            del ops[index]
+            # Removing a delete can make a later update of the same event valid again, and removing
+            # anything can never make a valid draft invalid: ids only refer to the step's start.
+            self._save_draft(item, ops)
+
+    def submit(self, item: Item) -> None:
+        """Write the draft as the question's answer (an empty draft answers "nothing to do")."""
+        with self.lock:
+            self._check_open(item)
+            ops = self.draft(item)
+            started = self.shown_at.get(item)
+            line = PredictionLine(
+                case_id=item.case_id, mode=self.mode, t=item.t, repeat=0, ops=ops, error=None, raw=None,
+                latency_s=round(time.monotonic() - started, 1) if started is not None else None,
+            )
+            assert self._writer is not None
+            self._writer.write(line)
+            self.answers[item] = ops
+            self.drafts.pop(item, None)
+
+    def mark_shown(self, item: Item) -> None:
+        self.shown_at.setdefault(item, time.monotonic())
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+
+    def _check_open(self, item: Item) -> None:
+        if item != self.current():
+            raise StaleQuestion("this question is already answered or is not the current one")
+
+    def _save_draft(self, item: Item, ops: list[Any]) -> None:
+        line = dumps_line({"case_id": item.case_id, "t": item.t, "ops": ops}).encode("utf-8")
+        fd = os.open(self.folder / DRAFTS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.drafts[item] = ops
+
+
+class StaleQuestion(ValueError):
+    """A form was posted for a question that is no longer the current one (a second tab, a resubmit)."""
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """Drop a last line left half-written by a crash (each draft line is written whole otherwise)."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("rb+") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+
+
+def _show(value: Any) -> str:
+    if hasattr(value, "model_dump"):
+        value = value.model_dump()
+    return repr(value)
+

@@ -1,0 +1,99 @@
+"""Human mode's pages: the current question, adding and removing operations, submitting."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from proevent.web.caseview import describe_op, event_row, timetable_rows
+from proevent.web.human import HumanSession, Item, StaleQuestion
+from proevent.web.opform import op_from_form
+from proevent.web.state import get_state
+
+router = APIRouter()
+
+_ATTRIBUTES = ("start", "end", "location", "participants", "description")
+
+
+@router.get("/", response_class=HTMLResponse)
+def question_page(request: Request) -> HTMLResponse:
+    return render_question(request)
+
+
+def render_question(request: Request, error: str | None = None) -> HTMLResponse:
+    state = get_state(request)
+    session: HumanSession = state.human
+    done, total = session.progress()
+    item = session.current()
+    if item is None:
+        sample = session.config.sample is not None
+        target = session.folder / "sample" if sample else session.config.dataset
+        command = f"proevent evaluate {shlex.quote(str(target))} {shlex.quote(str(session.folder))}"
+        return state.render(request, "human_done.html", done=done, total=total, session=session,
+                            folder=str(session.folder), sample=sample, command=command)
+    session.mark_shown(item)
+    case = session.cases[item.case_id]
+    obs = session.observation(item)
+    draft = session.draft(item)
+    start = session.timetable(item).events
+    events = {e.id: e for e in start}
+    _, after = timetable_rows(start, session.preview(item).events)
+    return state.render(
+        request, "human.html", status_code=400 if error else 200, item=item, case=case, obs=obs,
+        steps=len(case.steps), done=done, total=total, session=session, error=error,
+        timetable=[event_row(e) for e in start], preview=after,
+        draft=[describe_op(op, events) for op in draft], attributes=_ATTRIBUTES,
+    )
+
+
+async def _form(request: Request) -> tuple[dict[str, Any], Item | None]:
+    form = await request.form()
+    data: dict[str, Any] = {k: form.get(k) for k in form.keys() if k != "participants"}
+    data["participants"] = [v for v in form.getlist("participants") if isinstance(v, str)]
+    t = str(data.get("t", ""))
+    item = Item(str(data.get("case_id", "")), int(t)) if t.isdigit() else None
+    return data, item
+
+
+@router.post("/human/op")
+async def add_op(request: Request) -> Response:
+    session: HumanSession = get_state(request).human
+    data, item = await _form(request)
+    if item is None or item != session.current():
+        return RedirectResponse("/", status_code=303)
+    try:
+        session.add_op(item, op_from_form(data, session.cases[item.case_id].people()))
+    except StaleQuestion:
+        return RedirectResponse("/", status_code=303)
+    except ValueError as exc:
+        return render_question(request, error=str(exc))
+    return RedirectResponse("/", status_code=303)
+
+
+@router.post("/human/remove")
+async def remove_op(request: Request) -> Response:
+    session: HumanSession = get_state(request).human
+    data, item = await _form(request)
+    index = str(data.get("index", ""))
+    if item is None or not index.isdigit():
+        return RedirectResponse("/", status_code=303)
+    try:
+        session.remove_op(item, int(index))
+    except ValueError:
+        pass
+    return RedirectResponse("/", status_code=303)
+
+
+@router.post("/human/submit")
+async def submit(request: Request) -> Response:
+    session: HumanSession = get_state(request).human
+    _, item = await _form(request)
+    if item is not None:
+        try:
+            session.submit(item)
+        except StaleQuestion:
+            pass
+    return RedirectResponse("/", status_code=303)

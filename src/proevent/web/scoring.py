@@ -1,0 +1,161 @@
+"""Runs as the viewer shows them: loaded, scored once by the evaluator, indexed by case and step.
+
+A run that cannot be read or scored does not stop the viewer: it keeps its error messages, which
+the pages show as a banner, and takes no part in the filters.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from proevent.io import Dataset, FormatError, Run, load_run
+from proevent.model import Case
+
+SOLVED = "solved"
+FAILED = "failed"
+UNANSWERED = "unanswered"
+OUTCOMES: tuple[str, ...] = (SOLVED, FAILED, UNANSWERED)
+
+
+@dataclass
+class RunView:
+    """One run given to ``proevent serve``: its scores per question and per case, or its errors."""
+
+    index: int
+    name: str
+    run: Run | None = None
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    questions: dict[tuple[str, int], Any] = field(default_factory=dict)
+    """(case_id, t) -> QuestionScore of single-step mode, repeat 0."""
+    traces: dict[str, Any] = field(default_factory=dict)
+    """case_id -> CaseTrace of multi-step mode, repeat 0."""
+    outcome: dict[str, str] = field(default_factory=dict)
+    categories: dict[str, dict[str, int]] = field(default_factory=dict)
+    """case_id -> error category -> count (empty when the categoriser is not available)."""
+    metrics: dict[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.run is not None and not self.problems
+
+    @property
+    def label(self) -> str:
+        if self.run is None:
+            return self.name
+        m = self.run.manifest
+        return f"{self.name} ({m.agent}{' · ' + m.model if m.model else ''})"
+
+    def multi_ops(self, case_id: str, t: int) -> list[Any] | None:
+        """The raw operations the run emitted at step ``t`` of a case in multi-step mode."""
+        if self.run is None:
+            return None
+        line = self.run.lines.get((case_id, "multi", t, 0))
+        return None if line is None else line.ops
+
+
+def load_run_view(index: int, path: Path, dataset: Dataset, judge: str) -> RunView:
+    """Load and score one run; every failure becomes a message on the view instead of an exception."""
+    view = RunView(index=index, name=path.name or str(path))
+    try:
+        view.run = load_run(path)
+    except FormatError as exc:
+        view.problems = list(exc.problems)
+        return view
+    except OSError as exc:
+        view.problems = [f"{path}: cannot read: {exc.strerror or exc}"]
+        return view
+    ref = view.run.manifest.dataset
+    if dataset.sha256 and ref.sha256 != dataset.sha256:
+        view.warnings.append(
+            f"{view.name}: made on dataset {ref.name} {ref.version} (sha256 {ref.sha256[:12]}…), "
+            f"not on the dataset served ({dataset.manifest.name} {dataset.manifest.version})"
+        )
+    try:
+        _score(view, dataset, judge)
+    except Exception as exc:  # noqa: BLE001 - any scoring failure is shown, never a crash
+        view.problems.append(f"cannot be scored: {type(exc).__name__}: {exc}")
+        view.questions, view.traces = {}, {}
+    view.outcome = {c.case_id: case_outcome(view, c) for c in dataset.cases}
+    view.categories = categorize_run(view, dataset)
+    return view
+
+
+def _score(view: RunView, dataset: Dataset, judge: str) -> None:
+    from proevent.evaluate import evaluate
+
+    assert view.run is not None
+    res = evaluate(dataset, view.run, judge=judge, ci=False)
+    view.metrics = res.metrics
+    view.questions = {(q.case_id, q.t): q for q in res.questions}
+    view.traces = {c.case_id: c for c in res.cases}
+
+
+def question_exact(q: Any) -> bool:
+    """A single-step answer with nothing missed, nothing spurious and nothing invalid."""
+    return not (q.missing or q.error or q.unmatched_pred or q.unmatched_gold or q.invalid)
+
+
+def case_outcome(view: RunView, case: Case) -> str:
+    """``solved``: every answered single step exact and the multi-step timetable right throughout;
+    ``unanswered``: the run holds no line for this case in either mode; else ``failed``."""
+    qs = [view.questions[(case.case_id, s.t)] for s in case.steps if (case.case_id, s.t) in view.questions]
+    answered_single = [q for q in qs if not q.missing]
+    trace = view.traces.get(case.case_id)
+    answered_multi = trace is not None and trace.missing_steps < len(case.steps)
+    if not answered_single and not answered_multi:
+        return UNANSWERED
+    if answered_single and any(not question_exact(q) for q in qs):
+        return FAILED
+    if trace is not None and answered_multi and not trace.timetable_success:
+        return FAILED
+    return SOLVED
+
+
+def _categorizer() -> Callable[..., Iterable[Any]] | None:
+    """``proevent.report.errors.categorize`` when the reports module is installed, else ``None``."""
+    try:
+        module = importlib.import_module("proevent.report.errors")
+    except Exception:  # noqa: BLE001 - optional module: absent or broken means no error filter
+        return None
+    func = getattr(module, "categorize", None)
+    return func if callable(func) else None
+
+
+def categorize_run(view: RunView, dataset: Dataset) -> dict[str, dict[str, int]]:
+    """Error categories per case from the reports module; empty when it is absent or fails."""
+    func = _categorizer()
+    if func is None or not view.questions:
+        return {}
+    out: dict[str, dict[str, int]] = {}
+    try:
+        for (case_id, _t), q in view.questions.items():
+            case = dataset.case(case_id)
+            for item in func(case, q) or ():
+                name = _category_name(item)
+                if name:
+                    counts = out.setdefault(case_id, {})
+                    counts[name] = counts.get(name, 0) + 1
+    except Exception as exc:  # noqa: BLE001 - the filter is optional; report why it is missing
+        view.warnings.append(f"{view.name}: error categories unavailable: {type(exc).__name__}: {exc}")
+        return {}
+    return out
+
+
+def _category_name(item: Any) -> str | None:
+    if isinstance(item, str):
+        return item
+    for attr in ("category", "name", "kind"):
+        value = getattr(item, attr, None)
+        if isinstance(value, str):
+            return value
+        if value is not None and hasattr(value, "value"):
+            return str(value.value)
+    if isinstance(item, dict):
+        value = item.get("category")
+        return str(value) if value is not None else None
+    return None
