@@ -1,0 +1,1 @@
+"""LLM agents: prompts, parsing, the paper's strategies and ours (tools, gated)."""
