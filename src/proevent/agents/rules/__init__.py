@@ -1,0 +1,1 @@
+"""The offline ``rules`` baseline and its step detector."""
