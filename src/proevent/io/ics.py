@@ -7,8 +7,9 @@ Mapping of an :class:`~proevent.model.Event` to a ``VEVENT``:
   are dates, ``DTEND`` is the day *after* ``end`` (iCalendar's all-day end is exclusive) and
   reading subtracts the day again. ``null`` leaves the property out.
 - ``location``: ``LOCATION``; ``description``: ``SUMMARY`` (``null`` leaves them out).
-- ``participants``: one ``ATTENDEE`` per name, in order, the name in ``CN`` and a
-  ``urn:proevent:person:`` address that also encodes it.
+- ``participants``: one ``ATTENDEE`` per name, in order, the name shown in ``CN`` and encoded
+  exactly in a ``urn:proevent:person:`` address (reading prefers the address, then ``CN``, then
+  the ``mailto:`` local part).
 - ``UID``: ``<case id>/<event id>@proevent``, both parts percent-encoded, so the ids come back.
 
 Reading accepts calendars from other tools too: a foreign ``UID`` becomes the event id,
@@ -18,12 +19,14 @@ an aware time is turned into the wall time of ``timezone`` (or of the calendar's
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta, tzinfo
 from urllib.parse import quote, unquote
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import icalendar
+from icalendar.parser import Contentlines
 
 from proevent import __version__
 from proevent.model import Event
@@ -34,8 +37,50 @@ UID_SUFFIX = "@proevent"
 PERSON_URN = "urn:proevent:person:"
 
 
+_TEXT_PROPERTIES = ("SUMMARY", "LOCATION")
+_UNESCAPE_RE = re.compile(r"\\([\\;,nN])")
+
+
 class IcsError(ValueError):
     """An iCalendar file that cannot be read into events."""
+
+
+class _Text(icalendar.vText):
+    """A TEXT value escaped per RFC 5545 in one pass.
+
+    icalendar's own escaping turns a literal ``\\N`` into a newline and its unescaping reads an
+    escaped backslash followed by ``n`` as a newline, so free text would not round-trip exactly.
+    """
+
+    def to_ical(self) -> bytes:
+        text = str(self).replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+        text = text.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n")
+        return text.encode("utf-8")
+
+
+def _unescape_text(raw: str) -> str:
+    return _UNESCAPE_RE.sub(lambda m: "\n" if m.group(1) in "nN" else m.group(1), raw)
+
+
+def _raw_event_texts(data: str) -> list[dict[str, str]]:
+    """SUMMARY and LOCATION of every top-level VEVENT, in order, unescaped in one pass."""
+    out: list[dict[str, str]] = []
+    stack: list[str] = []
+    for line in Contentlines.from_ical(data):
+        if not line:
+            continue
+        name, _, value = line.raw_parts()
+        name = name.upper()
+        if name == "BEGIN":
+            stack.append(value.upper())
+            if stack[-1] == "VEVENT":
+                out.append({})
+        elif name == "END":
+            if stack:
+                stack.pop()
+        elif stack and stack[-1] == "VEVENT" and name in _TEXT_PROPERTIES:
+            out[-1][name] = _unescape_text(value)
+    return out
 
 
 def _zone(name: str | None) -> tzinfo | None:
@@ -112,12 +157,19 @@ def _vevent(ev: Event, zone: tzinfo | None, case_id: str) -> icalendar.Event:
             end = end + timedelta(days=1)  # all-day: DTEND is exclusive
         out.add("dtend", end)
     if ev.description is not None:
-        out.add("summary", ev.description)
+        out.add("summary", _Text(ev.description))
     if ev.location is not None:
-        out.add("location", ev.location)
+        out.add("location", _Text(ev.location))
     for person in ev.participants:
-        out.add("attendee", PERSON_URN + quote(person, safe=""), parameters={"CN": person})
+        out.add("attendee", PERSON_URN + quote(person, safe=""), parameters={"CN": _display_name(person)})
     return out
+
+
+def _display_name(person: str) -> str:
+    """The ``CN`` of a participant: icalendar cannot round-trip a backslash in a parameter (it reads
+    ``CN=\\:`` as an escaped colon), so it is shown as the look-alike U+29F5; the exact name is in
+    the attendee's ``urn:proevent:person:`` address, which reading prefers."""
+    return person.replace("\\", "\u29f5")
 
 
 def _read_time(value: object, zone: tzinfo | None) -> str:
@@ -133,12 +185,12 @@ def _read_time(value: object, zone: tzinfo | None) -> str:
 
 
 def _attendee_name(addr: object) -> str:
-    cn = getattr(addr, "params", {}).get("CN")
-    if cn is not None:
-        return str(cn)
     text = str(addr)
     if text.startswith(PERSON_URN):
         return unquote(text[len(PERSON_URN) :])
+    cn = getattr(addr, "params", {}).get("CN")
+    if cn is not None:
+        return str(cn)
     return text.removeprefix("mailto:").removeprefix("MAILTO:")
 
 
@@ -153,14 +205,19 @@ def ics_to_events(data: bytes | str, *, timezone: str | None = None) -> list[Eve
     Raises:
         IcsError: when the content is not an iCalendar object.
     """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
     try:
-        cal = icalendar.Calendar.from_ical(data)
+        cal = icalendar.Calendar.from_ical(text)
+        texts = _raw_event_texts(text)
     except ValueError as exc:
         raise IcsError(f"not an iCalendar file: {exc}") from None
     zone_name = timezone or (str(cal["X-WR-TIMEZONE"]) if "X-WR-TIMEZONE" in cal else None)
     zone = _zone(zone_name)
     events: list[Event] = []
-    for k, comp in enumerate(cal.walk("VEVENT"), start=1):
+    vevents = [c for c in cal.subcomponents if c.name == "VEVENT"]
+    if len(vevents) != len(texts):
+        raise IcsError("unexpected nesting of VEVENT components")
+    for k, (comp, raw) in enumerate(zip(vevents, texts), start=1):
         start = _read_time(comp.decoded("dtstart"), zone) if "DTSTART" in comp else None
         end = _read_time(comp.decoded("dtend"), zone) if "DTEND" in comp else None
         if end is not None and is_date(end) and is_date(start):
@@ -176,9 +233,9 @@ def ics_to_events(data: bytes | str, *, timezone: str | None = None) -> list[Eve
                 id=event_id,
                 start=start,
                 end=end,
-                location=str(comp["LOCATION"]) if "LOCATION" in comp else None,
+                location=raw.get("LOCATION"),
                 participants=[_attendee_name(a) for a in attendees],
-                description=str(comp["SUMMARY"]) if "SUMMARY" in comp else None,
+                description=raw.get("SUMMARY"),
             )
         )
     return events
