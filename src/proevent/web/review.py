@@ -64,7 +64,8 @@ def load_annotations(path: str | Path) -> dict[str, Annotation]:
         out.pop(ann.case_id, None)
         out[ann.case_id] = ann
     if problems:
-        raise FormatError([f"{path.parent.name}/{p}" if path.parent.name else p for p in problems])
+        # Both annotators' files are usually called annotations.jsonl: name them by their path.
+        raise FormatError([f"{path}{p[len(path.name):]}" if p.startswith(path.name) else p for p in problems])
     return out
 
 
