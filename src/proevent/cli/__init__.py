@@ -12,6 +12,7 @@ from proevent.cli.common import app
 
 _COMMAND_MODULES: tuple[str, ...] = (
     "proevent.cli.data_cmds",
+    "proevent.cli.ecosystem_cmds",
     "proevent.cli.evaluate_cmds",
     "proevent.cli.run_cmds",
     "proevent.cli.web_cmds",
