@@ -12,29 +12,33 @@ _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 _DECODER = json.JSONDecoder()
 
 
-def _json_candidates(text: str) -> list[Any]:
-    """JSON values found in ``text``: fenced blocks (last first), the whole text, then every
-    object or array that decodes from a ``{`` or ``[`` onwards (last first)."""
-    found: list[Any] = []
+def _json_candidates(text: str) -> list[tuple[Any, bool]]:
+    """JSON values found in ``text`` with whether they stand on their own: fenced blocks (last
+    first), the whole text, then every object or array that decodes from a ``{`` or ``[`` onwards
+    (last first). A value found inside a structure that failed to decode (a truncated answer) is
+    not standalone: only a full answer object is taken from there, never a lone operation."""
+    found: list[tuple[Any, bool]] = []
     for block in reversed(_FENCE.findall(text)):
         try:
-            found.append(json.loads(block))
+            found.append((json.loads(block), True))
         except ValueError:
             pass
     stripped = text.strip()
     try:
-        found.append(json.loads(stripped))
+        found.append((json.loads(stripped), True))
     except ValueError:
-        tail: list[Any] = []
+        tail: list[tuple[Any, bool]] = []
         i = 0
+        broken = False
         while i < len(stripped):
             if stripped[i] in "{[":
                 try:
                     value, end = _DECODER.raw_decode(stripped, i)
                 except ValueError:
+                    broken = True
                     i += 1
                     continue
-                tail.append(value)
+                tail.append((value, not broken))
                 i = end
             else:
                 i += 1
@@ -42,15 +46,17 @@ def _json_candidates(text: str) -> list[Any]:
     return found
 
 
-def _ops_of(value: Any) -> list[Any] | None:
-    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
-        return value
+def _ops_of(value: Any, standalone: bool) -> list[Any] | None:
     if isinstance(value, dict):
         for key in ("ops", "operations"):
             if isinstance(value.get(key), list):
                 return value[key]
-        if "op" in value:
-            return [value]
+    if not standalone:
+        return None
+    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        return value
+    if isinstance(value, dict) and "op" in value:
+        return [value]
     return None
 
 
@@ -59,11 +65,11 @@ def extract_ops(text: str) -> tuple[list[Any] | None, str | None]:
     if not text.strip():
         return None, "the answer is empty"
     candidates = _json_candidates(text)
-    for value in candidates:
-        ops = _ops_of(value)
+    for value, standalone in candidates:
+        ops = _ops_of(value, standalone)
         if ops is not None:
             return ops, None
-    if not candidates:
+    if not any(standalone for _, standalone in candidates):
         return None, "no JSON found in the answer"
     return None, 'the JSON holds no operation list (expected {"ops": [...]})'
 

@@ -1,0 +1,102 @@
+"""``tools``: function calling with calendar tools and an explicit first-person check.
+
+The model may call the calendar tools for several rounds, then must call ``submit_operations``
+with its attendance check and the operations. A server without tool support gets the ``procot``
+prompt instead (recorded as ``tools_fallback`` in the line).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from proevent.agents.llm.base import LLMAgent, Tally
+from proevent.agents.llm.parsing import extract_ops, validate_ops
+from proevent.agents.llm.prompts import PROMPT_VERSION, build_messages, prompt_record
+from proevent.agents.llm.tools import SUBMIT, run_tool, tool_schemas
+from proevent.agents.protocol import Action, Observation
+from proevent.llm import LLMClient, LLMError, UnsupportedFeature
+
+
+class ToolsAgent:
+    name = "tools"
+
+    def __init__(self, client: LLMClient, *, prompt_version: str = PROMPT_VERSION, max_rounds: int = 6,
+                 repair: bool = True) -> None:
+        self.client = client
+        self.prompt_version = prompt_version
+        self.max_rounds = max_rounds
+        self.repair = repair
+        self._fallback = LLMAgent(client, "procot", prompt_version=prompt_version, repair=repair)
+        self._tools_ok = True
+
+    def describe(self) -> dict[str, Any]:
+        return {"strategy": "tools", "prompt_version": self.prompt_version, "max_rounds": self.max_rounds,
+                "tools": [t["function"]["name"] for t in tool_schemas(self.prompt_version)],
+                "prompt": prompt_record("tools", self.prompt_version), "fallback": "procot"}
+
+    async def act(self, obs: Observation) -> Action:
+        if not self._tools_ok:
+            return await self._fall_back(obs)
+        tally = Tally()
+        try:
+            return await self._loop(obs, tally)
+        except UnsupportedFeature:
+            self._tools_ok = False
+            return await self._fall_back(obs)
+        except LLMError as exc:
+            return tally.action(None, f"request failed: {exc}")
+
+    async def _fall_back(self, obs: Observation) -> Action:
+        action = await self._fallback.act(obs)
+        action.extra["tools_fallback"] = True
+        return action
+
+    async def _loop(self, obs: Observation, tally: Tally) -> Action:
+        messages = build_messages("tools", obs, self.prompt_version)
+        tools = tool_schemas(self.prompt_version)
+        calls: list[str] = []
+        repaired = False
+        for _ in range(self.max_rounds):
+            comp = await self.client.chat(messages, tools=tools, repeat=obs.repeat)
+            tally.add(comp)
+            if not comp.tool_calls:
+                ops, error = extract_ops(comp.text)
+                if ops is None:
+                    return tally.action(None, f"no {SUBMIT} call and no operations in the text: {error}",
+                                        tool_calls=calls)
+                return tally.action(ops, None, tool_calls=calls)
+            messages.append(comp.message)
+            final: list[Any] | None = None
+            check: str | None = None
+            for call in comp.tool_calls:
+                calls.append(call.name)
+                try:
+                    args = call.args()
+                except ValueError as exc:
+                    result: dict[str, Any] = {"error": f"arguments are not a JSON object: {exc}"}
+                else:
+                    if call.name == SUBMIT:
+                        ops = args.get("ops")
+                        problems = (validate_ops(ops, obs.timetable) if isinstance(ops, list)
+                                    else ["ops must be a list of operations"])
+                        if problems and self.repair and not repaired:
+                            repaired = True
+                            result = {"error": "; ".join(problems[:8]) + ". Call submit_operations again."}
+                        else:
+                            final = ops if isinstance(ops, list) else None
+                            check = str(args.get("attendance_check", ""))
+                            result = {"ok": True}
+                    else:
+                        result = run_tool(call.name, args, obs)
+                messages.append({"role": "tool", "tool_call_id": call.id,
+                                 "content": json.dumps(result, ensure_ascii=False)})
+            if final is not None or check is not None:
+                if final is None:
+                    return tally.action(None, f"{SUBMIT}: ops must be a list", tool_calls=calls)
+                return tally.action(final, None, tool_calls=calls, attendance_check=check, repaired=repaired)
+        return tally.action(None, f"no {SUBMIT} call after {self.max_rounds} rounds", tool_calls=calls)
+
+
+def make_tools(client: LLMClient, **options: Any) -> ToolsAgent:
+    return ToolsAgent(client, **options)

@@ -1,0 +1,73 @@
+"""The offline rules baseline and its calendar arithmetic."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date, datetime
+
+import pytest
+
+from fixtures import load_tiny
+from proevent.agents import build_observation, create_agent
+from proevent.agents.timecalc import add_duration, find_times, resolve_date
+from proevent.evaluate import evaluate
+from proevent.io import load_run
+from proevent.model import Timetable
+from proevent.runner import run_agent
+
+WEDNESDAY = datetime(2026, 3, 11, 10, 0)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("next Friday", date(2026, 3, 20)),  # the following week's Friday (dateparser would say the 13th)
+    ("Friday", date(2026, 3, 13)),
+    ("this Friday", date(2026, 3, 13)),
+    ("on Wednesday", date(2026, 3, 18)),  # a weekday named on that weekday is a week ahead
+    ("tomorrow", date(2026, 3, 12)),
+    ("the day after tomorrow", date(2026, 3, 13)),
+    ("the 14th", date(2026, 3, 14)),
+    ("the 2nd", date(2026, 4, 2)),
+    ("April 3", date(2026, 4, 3)),
+    ("3 April", date(2026, 4, 3)),
+    ("in 3 days", date(2026, 3, 14)),  # dateparser
+])
+def test_resolve_date(text, expected):
+    assert resolve_date(text, WEDNESDAY) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("hike on saturday, 9 till 1", [((9, 0), (13, 0))]),
+    ("12:30 to 13:30 works", [((12, 30), (13, 30))]),
+    ("7-9pm?", [((19, 0), (21, 0))]),
+    ("at 7pm", [((19, 0), None)]),
+    ("can we start at 8 instead", [((8, 0), None)]),
+    ("meet at 3", [((15, 0), None)]),
+    ("noon works", [((12, 0), None)]),
+    ("no times here, room 12", []),
+])
+def test_find_times(text, expected):
+    assert [(s, e) for _, s, e in find_times(text)] == expected
+
+
+def test_add_duration():
+    assert add_duration("2026-03-14T23:30", minutes=45) == "2026-03-15T00:15"
+    assert add_duration("2026-03-14T09:00", hours=1, days=2) == "2026-03-16T10:00"
+
+
+def test_rules_reads_an_agreed_time_change():
+    case = load_tiny().case("tiny-01")
+    obs = build_observation(case, 2, Timetable(case.steps[0].gold_timetable), mode="single")
+    action = asyncio.run(create_agent("rules").act(obs))
+    assert action.ops == [{"op": "update", "id": "e2", "attribute": "start", "value": "2026-03-14T08:00"}]
+
+
+def test_rules_beats_null_on_recall_and_never_sees_gold(tmp_path):
+    ds = load_tiny()
+    metrics = {}
+    for name in ("null", "rules"):
+        run_agent(ds, name, tmp_path / name)
+        metrics[name] = evaluate(ds, load_run(tmp_path / name), ci=False).metrics
+    assert metrics["null"]["single"]["recall"] == 0.0
+    assert metrics["rules"]["single"]["recall"] > 0.3
+    assert metrics["rules"]["multi"]["esr"] > metrics["null"]["multi"]["esr"]
+    assert metrics["rules"]["single"]["fdr"] == 0.0  # quiet steps stay quiet on this dataset
