@@ -135,7 +135,7 @@ def timetable_to_ics(
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("x-wr-calname", name if name is not None else f"{user} ({case_id})")
+    cal.add("x-wr-calname", _Text(name if name is not None else f"{user} ({case_id})"))
     if timezone:
         cal.add("x-wr-timezone", timezone)
     for ev in events:
