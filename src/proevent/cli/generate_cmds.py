@@ -1,0 +1,139 @@
+"""``proevent generate``, ``proevent validate`` and ``proevent stats``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from proevent.cli.common import app, console, err_console, fail, handle_errors
+
+
+def _build_config(config_file: Path | None, flags: dict[str, Any]) -> Any:
+    """Defaults < ``--config`` file < flags, validated once (unknown keys are errors)."""
+    from pydantic import ValidationError
+
+    from proevent.generate.config import GeneratorConfig, merge_config, read_config_file
+
+    data = GeneratorConfig().model_dump(mode="json")
+    if config_file is not None:
+        data = merge_config(data, read_config_file(config_file))
+    data = merge_config(data, {k: v for k, v in flags.items() if v is not None})
+    try:
+        return GeneratorConfig.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = f"{config_file}: " if config_file else ""
+        raise ValueError(f"{where}{'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+
+
+@app.command()
+@handle_errors
+def generate(
+    out: Path = typer.Option(..., "--out", "-o", help="Dataset folder to write (cases.jsonl + dataset.json)."),
+    cases: int | None = typer.Option(None, help="Number of cases (default 1279, the paper's size)."),
+    seed: int | None = typer.Option(None, help="Random seed (default 0)."),
+    realizer: str | None = typer.Option(None, help="template (offline, default) or llm."),
+    window: str | None = typer.Option(None, help="Step window, e.g. 4h, 90m (default 4h)."),
+    max_concurrent: int | None = typer.Option(None, help="Most chats running at once in a case (default 4)."),
+    noise: str | None = typer.Option(
+        None, help="e.g. 'message=0.3,chat=off,event=0.8,failed_planning=2' or 'off'."
+    ),
+    turns: str | None = typer.Option(None, help="Negotiation turns after the proposal, MIN-MAX (default 1-6)."),
+    name: str | None = typer.Option(None, help="Dataset name in the manifest."),
+    config: Path | None = typer.Option(None, "--config", help="JSON or TOML file with generator settings."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing dataset."),
+    quiet: bool = typer.Option(False, "--quiet", "-q"),
+) -> None:
+    """Generate a ProEvent-style benchmark dataset."""
+    from proevent.generate.config import parse_noise, parse_turns, parse_window
+    from proevent.generate.pipeline import generate_dataset
+    from proevent.generate.stats import compute_stats
+
+    flags: dict[str, Any] = {"cases": cases, "seed": seed, "realizer": realizer, "name": name,
+                             "max_concurrent": max_concurrent}
+    if window is not None:
+        flags["window_minutes"] = parse_window(window)
+    if noise is not None:
+        flags["noise"] = parse_noise(noise)
+    if turns is not None:
+        flags["turns"] = parse_turns(turns)
+    cfg = _build_config(config, flags)
+    if quiet:
+        ds = generate_dataset(cfg, out, force=force)
+    else:
+        from rich.progress import Progress
+
+        with Progress(console=err_console, transient=True) as bar:
+            task = bar.add_task("generating", total=cfg.cases)
+            ds = generate_dataset(cfg, out, force=force, progress=lambda i, n: bar.update(task, completed=i))
+    st = compute_stats(ds)
+    rejected = ds.manifest.generator.get("rejected", {})
+    console.print(
+        f"wrote {out}: {st['cases']} cases, {st['steps']} steps, {st['questions_with_gold']} questions with "
+        f"gold, {st['scheduling_patterns']} scheduling patterns, distinct messages "
+        f"{st['distinct_message_ratio']}; rejected attempts: {rejected or 'none'}",
+        highlight=False,
+    )
+
+
+@app.command()
+@handle_errors
+def validate(
+    dataset: Path = typer.Argument(..., help="Dataset folder."),
+    structural_only: bool = typer.Option(False, "--structural-only", help="Skip the semantic checks."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the report as JSON."),
+    limit: int = typer.Option(50, help="Print at most this many errors and warnings."),
+) -> None:
+    """Check a dataset's structure and gold (exit 1 when there is an error)."""
+    from proevent.generate.validate import validate_dataset
+    from proevent.io import load_dataset
+
+    ds = load_dataset(dataset)
+    report = validate_dataset(ds, semantic=not structural_only)
+    for issue in (report.errors + report.warnings)[:limit]:
+        style = "red" if issue.severity == "error" else "yellow"
+        err_console.print(f"[{style}]{issue.severity}[/{style}] {issue}", highlight=False)
+    if json_out:
+        json_out.write_text(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    console.print(f"{report.cases} cases: {len(report.errors)} errors, {len(report.warnings)} warnings"
+                  + (f" {report.by_reason()}" if report.errors else ""), highlight=False)
+    if report.errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+@handle_errors
+def stats(
+    dataset: Path = typer.Argument(..., help="Dataset folder."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the statistics as JSON ('-' for stdout)."),
+    plots: Path | None = typer.Option(None, "--plots", help="Write PNG plots into this folder."),
+) -> None:
+    """Statistics of a dataset: counts, operations, categories, turns, chats, noise, patterns, variety."""
+    from rich.table import Table
+
+    from proevent.generate.stats import compute_stats, write_plots
+    from proevent.io import load_dataset
+
+    st = compute_stats(load_dataset(dataset))
+    if json_out is not None:
+        text = json.dumps(st, indent=2, ensure_ascii=False)
+        if str(json_out) == "-":
+            console.print_json(text)
+            return
+        json_out.write_text(text + "\n", encoding="utf-8")
+    table = Table(title=f"{dataset}", show_header=True)
+    table.add_column("statistic")
+    table.add_column("value", overflow="fold")
+    for key, value in st.items():
+        if key == "subcategories":
+            value = f"{len(value)} subcategories"
+        table.add_row(key, ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value))
+    console.print(table)
+    if plots is not None:
+        for path in write_plots(st, plots):
+            console.print(f"wrote {path}", highlight=False)
+    if not st["cases"]:
+        raise fail("the dataset has no cases")
