@@ -14,6 +14,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "proevent.cli.data_cmds",
     "proevent.cli.ecosystem_cmds",
     "proevent.cli.evaluate_cmds",
+    "proevent.cli.generate_cmds",
     "proevent.cli.run_cmds",
     "proevent.cli.web_cmds",
 )
