@@ -30,12 +30,14 @@ def save_review(
         state.dataset.case(case_id)
     except KeyError:
         raise HTTPException(404, "no such case in this dataset") from None
+    posted = {"verdict": verdict, "reason": reason, "note": note}
     try:
-        store.save(case_id, verdict, reason or None, note)
+        # A reason says why a case is invalid: a valid verdict keeps none.
+        store.save(case_id, verdict, (reason or None) if verdict == "invalid" else None, note)
     except ValidationError as exc:
         msg = exc.errors()[0]["msg"].removeprefix("Value error, ")
-        return render_case(request, case_id, form_error=msg, params=params)
+        return render_case(request, case_id, form_error=msg, params=params, posted=posted)
     except ValueError as exc:
-        return render_case(request, case_id, form_error=str(exc), params=params)
+        return render_case(request, case_id, form_error=str(exc), params=params, posted=posted)
     nxt = store.next_unreviewed(after=case_id)
     return RedirectResponse(f"/case/{quote(nxt, safe='')}" if nxt else "/", status_code=303)

@@ -57,7 +57,7 @@ def case_page(case_id: str, request: Request) -> HTMLResponse:
 
 
 def render_case(request: Request, case_id: str, form_error: str | None = None,
-                params: dict[str, str] | None = None) -> HTMLResponse:
+                params: dict[str, str] | None = None, posted: dict[str, str] | None = None) -> HTMLResponse:
     """The case page; ``params`` replaces the query (a form post carries the page's query along)."""
     state = get_state(request)
     query = params if params is not None else dict(request.query_params)
@@ -79,7 +79,7 @@ def render_case(request: Request, case_id: str, form_error: str | None = None,
         request, "case.html", case=case, t=t, timeline=build_timeline(case), filter=flt,
         prev_case=prev_case, next_case=next_case, position=pos, listed=len(ids),
         summary=case_summary(state, case), review=state.review, reasons=_reasons(state),
-        form_error=form_error, status_code=400 if form_error else 200, **context,
+        form_error=form_error, posted=posted, status_code=400 if form_error else 200, **context,
     )
 
 
