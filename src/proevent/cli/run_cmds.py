@@ -118,5 +118,5 @@ def run_cmd(
     requests = f" requests {usage['requests']} (cache hits {usage['cache_hits']})" if usage else ""
     console.print(
         f"{summary.path}: wrote {summary.written} lines, skipped {summary.skipped} already answered, "
-        f"{summary.errors} errors.{requests}{tokens}{cost_text}", highlight=False,
+        f"{summary.errors} errors.{requests}{tokens}{cost_text}", highlight=False, soft_wrap=True,
     )

@@ -1,0 +1,163 @@
+"""The runner: baselines through the evaluator, resume, drift refusal, modes, repeats, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from runner_helpers import hashed_reply, keys_of
+
+from fixtures import TINY, load_tiny
+from proevent.agents import Action, Observation
+from proevent.evaluate import evaluate
+from proevent.io import load_run
+from proevent.llm import LLMConfig
+from proevent.runner import RunConfig, RunDriftError, execute, run_agent
+from support.scripted_server import Reply
+
+
+def test_oracle_scores_100_and_null_scores_fdr0_mnr1(tmp_path):
+    ds = load_tiny()
+    run_agent(ds, "oracle", tmp_path / "oracle")
+    run_agent(TINY, "null", tmp_path / "null")  # a path works too
+    m = evaluate(ds, load_run(tmp_path / "oracle"), ci=False).metrics
+    single, multi = m["single"], m["multi"]
+    for key in ("precision", "recall"):
+        assert single[key] == 1.0
+        for op in ("insert", "update", "delete"):
+            assert single[op][key] == 1.0
+    assert single["fdr"] == 0.0 and single["mnr"] == 0.0 and multi["esr"] == 1.0 and multi["tsr"] == 1.0
+    assert single["missing"] == 0 and multi["missing"] == 0
+    n = evaluate(ds, load_run(tmp_path / "null"), ci=False).metrics
+    assert n["single"]["fdr"] == 0.0 and n["single"]["mnr"] == 1.0 and n["single"]["precision"] is None
+
+
+def test_oracle_and_null_on_a_generated_dataset(tmp_path):
+    gen = pytest.importorskip("proevent.generate")
+    if not hasattr(gen, "generate_cases"):
+        pytest.skip("generator not available yet")
+    from proevent.io import write_dataset
+
+    cases = list(gen.generate_cases(gen.GeneratorConfig(cases=12, seed=3)))
+    ds = write_dataset(tmp_path / "ds", cases, name="gen", version="0")
+    run_agent(ds, "oracle", tmp_path / "oracle")
+    run_agent(ds, "null", tmp_path / "null")
+    m = evaluate(ds, load_run(tmp_path / "oracle"), ci=False).metrics
+    assert all(m["single"][k] in (1.0, None) for k in ("precision", "recall"))
+    assert m["single"]["fdr"] in (0.0, None) and m["multi"]["esr"] == 1.0 and m["multi"]["tsr"] == 1.0
+    n = evaluate(ds, load_run(tmp_path / "null"), ci=False).metrics
+    assert n["single"]["fdr"] in (0.0, None) and n["single"]["mnr"] == 1.0
+
+
+def test_prediction_lines_follow_the_data_format(tmp_path):
+    run_agent(load_tiny(), "oracle", tmp_path / "r", mode="single", cases=["tiny-02"])
+    lines = [json.loads(x) for x in (tmp_path / "r" / "predictions.jsonl").read_text().splitlines()]
+    assert [(d["case_id"], d["mode"], d["t"], d["repeat"]) for d in lines] == [
+        ("tiny-02", "single", 1, 0), ("tiny-02", "single", 2, 0), ("tiny-02", "single", 3, 0)]
+    assert list(lines[0])[:9] == ["case_id", "mode", "t", "repeat", "ops", "error", "raw", "usage", "latency_s"]
+    manifest = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert manifest["format"] == "proevent.run/1" and manifest["agent"] == "oracle"
+    assert manifest["dataset"]["sha256"] == load_tiny().sha256 and len(manifest["config_hash"]) == 64
+
+
+def test_resume_skips_answered_keys(tmp_path):
+    ds = load_tiny()
+    first = run_agent(ds, "rules", tmp_path / "r", limit=2)
+    assert first.written == 2 * 2 * 3  # two cases of 3 steps, both modes
+    second = run_agent(ds, "rules", tmp_path / "r")
+    assert second.skipped == 12 and second.written == 28 - 12
+    third = run_agent(ds, "rules", tmp_path / "r")
+    assert third.written == 0 and third.skipped == 28
+    keys = keys_of(tmp_path / "r" / "predictions.jsonl")
+    assert len(keys) == len(set(keys)) == 28
+
+
+def test_resume_into_another_configuration_is_refused(tmp_path):
+    ds = load_tiny()
+    run_agent(ds, "rules", tmp_path / "r", limit=1)
+    with pytest.raises(RunDriftError, match=r"differs in: context_messages"):
+        run_agent(ds, "rules", tmp_path / "r", context_messages=3)
+    with pytest.raises(RunDriftError, match=r"differs in: agent"):
+        run_agent(ds, "null", tmp_path / "r")
+    summary = run_agent(ds, "null", tmp_path / "r", force=True)
+    assert summary.written == 28 and load_run(tmp_path / "r").manifest.agent == "null"
+
+
+class Recorder:
+    """Inserts one event at step 1, sends one invalid op at step 2, and records what it saw."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, str, int], list[str]] = {}
+
+    def describe(self) -> dict[str, Any]:
+        return {"strategy": "recorder"}
+
+    async def act(self, obs: Observation) -> Action:
+        self.seen[(obs.case_id, obs.mode, obs.t)] = [e.id for e in obs.timetable]
+        if obs.t == 1:
+            event = {"start": "2026-01-01", "end": None, "location": None, "participants": [obs.user],
+                     "description": "mine"}
+            return Action(ops=[{"op": "insert", "event": event}])
+        if obs.t == 2:
+            return Action(ops=[{"op": "delete", "id": "e99"}])
+        raise RuntimeError("boom")
+
+
+def test_multi_mode_carries_the_agents_own_timetable(tmp_path):
+    ds = load_tiny()
+    agent = Recorder()
+    config = RunConfig(agent="null", mode="both", cases=["tiny-01"])
+    summary = asyncio.run(execute(config, ds, tmp_path / "r", agent=agent, progress=False))
+    # single: the gold S_{t-1}; multi: its own (e1 + its insert, numbered by its own history)
+    assert agent.seen[("tiny-01", "single", 2)] == ["e1", "e2", "e3"]
+    assert agent.seen[("tiny-01", "multi", 1)] == ["e1"]
+    assert agent.seen[("tiny-01", "multi", 2)] == ["e1", "e2"]
+    assert agent.seen[("tiny-01", "multi", 3)] == ["e1", "e2"]  # the invalid delete was not applied
+    run = load_run(tmp_path / "r")
+    assert run.lines[("tiny-01", "multi", 2, 0)].ops == [{"op": "delete", "id": "e99"}]  # kept as predicted
+    errored = run.lines[("tiny-01", "multi", 3, 0)]
+    assert errored.ops == [] and errored.error == "agent failed: RuntimeError: boom"
+    assert summary.errors == 2
+
+
+def test_errored_lines_are_asked_again_on_resume(scripted_server, tmp_path):
+    ds = load_tiny()
+    llm = LLMConfig(model="scripted", base_urls=[scripted_server.base_url], cache=False, max_retries=0)
+    scripted_server.default = lambda req: Reply(status=500)
+    first = asyncio.run(execute(RunConfig(agent="plain", mode="single", cases=["tiny-02"], llm=llm), ds,
+                                tmp_path / "r", progress=False))
+    assert first.errors == 3
+    line = load_run(tmp_path / "r").lines[("tiny-02", "single", 1, 0)]
+    assert line.ops == [] and line.error.startswith("request failed") and line.raw is None
+    scripted_server.default = hashed_reply
+    second = asyncio.run(execute(RunConfig(agent="plain", mode="single", cases=["tiny-02"], llm=llm), ds,
+                                 tmp_path / "r", progress=False))
+    assert second.written == 3 and second.errors == 0
+    run = load_run(tmp_path / "r")
+    assert run.duplicates == 3 and all(line.error is None for line in run.lines.values())
+
+
+def test_repeats_give_independent_samples(scripted_server, tmp_path):
+    ds = load_tiny()
+    scripted_server.default = hashed_reply
+    llm = LLMConfig(model="scripted", base_urls=[scripted_server.base_url], cache=True,
+                    cache_path=tmp_path / "cache.sqlite")
+    config = RunConfig(agent="plain", mode="both", repeats=2, cases=["tiny-01", "tiny-03"], llm=llm)
+    summary = asyncio.run(execute(config, ds, tmp_path / "r", progress=False))
+    assert summary.written == 2 * 2 * 5
+    assert summary.usage["requests"] == 20  # repeat 1 is not served repeat 0's cached answer
+    assert {r for (_, _, _, r) in load_run(tmp_path / "r").lines} == {0, 1}
+    res = evaluate(ds, load_run(tmp_path / "r"), ci=False)
+    assert res.metrics["repeats"]["n"] == 2
+
+
+def test_concurrency_bounds_requests_in_flight(scripted_server, tmp_path):
+    scripted_server.default = lambda req: hashed_reply(req, delay=0.05)
+    llm = LLMConfig(model="scripted", base_urls=[scripted_server.base_url], cache=False, concurrency=3)
+    config = RunConfig(agent="plain", mode="both", concurrency=3, llm=llm)
+    asyncio.run(execute(config, load_tiny(), tmp_path / "r", progress=False))
+    assert scripted_server.max_inflight == 3 and len(scripted_server.requests) == 28
