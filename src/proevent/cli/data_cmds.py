@@ -37,8 +37,21 @@ def ics(
     timezone: str | None = typer.Option(
         None, "--timezone", help="With --read: IANA zone to express aware times in."
     ),
+    run: Path | None = typer.Option(
+        None, "--run", help="Export this run's own multi-step timetable of every case (one .ics per case)."
+    ),
+    run_dataset: Path | None = typer.Option(None, "--dataset", help="With --run: the dataset (or give DATASET)."),
+    out_dir: Path | None = typer.Option(None, "--out", help="With --run: folder for the .ics files."),
+    repeat: int = typer.Option(0, "--repeat", help="With --run: which repeat to replay."),
+    with_gold: bool = typer.Option(False, "--with-gold", help="With --run: also write <case>.gold.ics."),
 ) -> None:
-    """Export a case's timetable to iCalendar, or read an .ics file back into events."""
+    """Export a case's timetable to iCalendar, a run's timetables (--run), or read an .ics file back."""
+    if run is not None:  # the run export lives with the ecosystem integrations
+        from proevent.cli.ecosystem_cmds import export_run_calendars
+
+        export_run_calendars(run, run_dataset or dataset, out_dir, case_id=case_id, step=step, repeat=repeat,
+                             with_gold=with_gold)
+        return
     from proevent.io.ics import ics_to_events, timetable_to_ics
     from proevent.io.jsonl import dumps_line
 

@@ -58,3 +58,60 @@ def import_hf_cmd(
 
     dest = import_hf(folder, out, overwrite=force)
     console.print(f"wrote dataset {dest}", markup=False, highlight=False)
+
+
+def export_run_calendars(
+    run: Path,
+    dataset: Path | None,
+    out: Path | None,
+    *,
+    case_id: str | None = None,
+    step: int | None = None,
+    repeat: int = 0,
+    with_gold: bool = False,
+) -> None:
+    """``proevent ics --run RUN --dataset DATASET --out DIR`` (the option lives on ``proevent ics``)."""
+    if dataset is None or out is None:
+        raise fail("--run needs the dataset (--dataset DIR or DATASET) and --out DIR")
+    from proevent.integrations.ics_run import export_run_ics
+    from proevent.io import load_dataset, load_run
+
+    ds, rn = load_dataset(dataset), load_run(run)
+    if rn.manifest.dataset.sha256 and rn.manifest.dataset.sha256 != ds.sha256:
+        console.print(f"[yellow]warning:[/yellow] the run was made on dataset {rn.manifest.dataset.name} "
+                      f"{rn.manifest.dataset.version} (checksum differs from {ds.manifest.name} {ds.manifest.version})")
+    result = export_run_ics(ds, rn, out, step=step, repeat=repeat, with_gold=with_gold,
+                            cases=[case_id] if case_id else None)
+    incomplete = [r.case_id for r in result.replays if r.missing_steps or r.error_steps]
+    console.print(f"wrote {len(result.files)} calendars to {result.folder}", markup=False, highlight=False)
+    if incomplete:
+        console.print(f"{len(incomplete)} case(s) with missing or errored steps (counted as no operation): "
+                      + ", ".join(incomplete[:10]) + (" ..." if len(incomplete) > 10 else ""),
+                      markup=False, highlight=False)
+
+
+@app.command("ics-initial")
+@handle_errors
+def ics_initial_cmd(
+    dataset: Annotated[Path, typer.Argument(help="Dataset folder (rewritten in place unless --out is given).")],
+    ics_file: Annotated[Path, typer.Argument(help="The .ics calendar whose events join every case's timetable.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the result here instead.")] = None,
+    align: Annotated[str, typer.Option(
+        help="none: keep the file's dates; week: move the events by whole weeks into each case's first week.",
+    )] = "none",
+    timezone: Annotated[str | None, typer.Option(help="IANA zone to express aware times in.")] = None,
+    force: Annotated[bool, typer.Option(help="Replace an existing dataset at --out.")] = False,
+) -> None:
+    """Add the events of an .ics file to the initial (and every gold) timetable of each case.
+
+    The same as `proevent generate --initial-ics FILE`, applied to an existing dataset. The events
+    get ids ics-1, ics-2 ...; gold operations and gold ids are unchanged; the result is validated.
+    """
+    from proevent.integrations.ics_initial import ALIGNS, apply_initial_ics
+
+    if align not in ALIGNS:
+        raise fail(f"--align must be one of {', '.join(ALIGNS)}, not {align!r}")
+    ds = apply_initial_ics(dataset, ics_file, out=out, align=align, timezone=timezone,  # type: ignore[arg-type]
+                           overwrite=force)
+    n = ds.manifest.generator["initial_ics"]["events"]
+    console.print(f"added {n} events to the {len(ds.cases)} cases of {ds.path}", markup=False, highlight=False)
