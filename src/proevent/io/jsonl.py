@@ -28,7 +28,8 @@ def iter_jsonl(path: Path, model: type[M], problems: list[str]) -> Iterator[tupl
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
-                problems.append(f"{name}:{lineno}: (line): not valid JSON: {exc.msg} at column {exc.colno}")
+                msg = exc.msg.removesuffix(" at")  # "Unterminated string starting at" + " at column N"
+                problems.append(f"{name}:{lineno}: (line): not valid JSON: {msg} at column {exc.colno}")
                 continue
             if not isinstance(data, dict):
                 problems.append(f"{name}:{lineno}: (line): expected a JSON object, got {type(data).__name__}")
