@@ -10,7 +10,7 @@ from starlette.responses import Response
 from proevent.io import Dataset, load_dataset
 from proevent.web.config import ServeConfig
 from proevent.web.render import load_assets, make_environment
-from proevent.web.scoring import load_run_view
+from proevent.web.scoring import category_labels, load_run_view
 from proevent.web.security import SecurityMiddleware
 from proevent.web.state import WebState, get_state
 
@@ -24,6 +24,7 @@ def create_app(config: ServeConfig, dataset: Dataset | None = None) -> FastAPI:
     dataset = dataset if dataset is not None else load_dataset(config.dataset)
     state = WebState(config=config, dataset=dataset, env=make_environment(), assets=load_assets())
     state.runs = [load_run_view(i, path, dataset, config.judge) for i, path in enumerate(config.runs)]
+    state.labels = category_labels() if state.runs else {}
 
     app = FastAPI(title="proevent viewer", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.web = state

@@ -160,8 +160,25 @@ class RunStepView:
     multi: dict[str, Any] | None = None
 
 
-def single_view(q: Any, before: list[Event]) -> dict[str, Any]:
-    """Predicted ops (matched / spurious / invalid) and gold ops (matched / missed) of a question."""
+def single_view(q: Any, before: list[Event], errors: list[Any] = (), labels: dict[str, str] | None = None
+                ) -> dict[str, Any]:
+    """Predicted ops (matched / spurious / invalid) and gold ops (matched / missed) of a question.
+
+    ``errors`` are the reports module's error items of the question (category, pred and gold
+    indices, detail); each unmatched operation shows its category when there is one.
+    """
+    labels = labels or {}
+    why_pred: dict[int, str] = {}
+    why_gold: dict[int, str] = {}
+    for item in errors:
+        category = str(getattr(item, "category", ""))
+        text = labels.get(category, category.replace("_", " "))
+        detail = getattr(item, "detail", "")
+        note = f"{text}: {detail}" if detail else text
+        if getattr(item, "pred", None) is not None:
+            why_pred[item.pred] = note
+        elif getattr(item, "gold", None) is not None:
+            why_gold[item.gold] = note
     events = {e.id: e for e in before}
     matched_pred = {p for p, _ in q.matches}
     matched_gold = {g for _, g in q.matches}
@@ -173,11 +190,14 @@ def single_view(q: Any, before: list[Event]) -> dict[str, Any]:
         view.status = "invalid" if i in invalid else "matched" if i in matched_pred else "spurious"
         if i in invalid and not view.note:
             view.note = reasons.get(i, "")
+        if i in why_pred:
+            view.note = why_pred[i] + (f" ({view.note})" if view.note else "")
         pred.append(view)
     gold = []
     for j, op in enumerate(q.gold):
         view = describe_op(op, events)
         view.status = "matched" if j in matched_gold else "missed"
+        view.note = why_gold.get(j, "")
         gold.append(view)
     return {"pred": pred, "gold": gold, "missing": q.missing, "error": q.error,
             "exact": not (q.missing or q.error or q.unmatched_pred or q.unmatched_gold or q.invalid)}

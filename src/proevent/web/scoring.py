@@ -37,6 +37,8 @@ class RunView:
     outcome: dict[str, str] = field(default_factory=dict)
     categories: dict[str, dict[str, int]] = field(default_factory=dict)
     """case_id -> error category -> count (empty when the categoriser is not available)."""
+    errors: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
+    """(case_id, t) -> the reports module's error items of that single-step question."""
     metrics: dict[str, Any] | None = None
 
     @property
@@ -81,7 +83,7 @@ def load_run_view(index: int, path: Path, dataset: Dataset, judge: str) -> RunVi
         view.problems.append(f"cannot be scored: {type(exc).__name__}: {exc}")
         view.questions, view.traces = {}, {}
     view.outcome = {c.case_id: case_outcome(view, c) for c in dataset.cases}
-    view.categories = categorize_run(view, dataset)
+    view.categories = categorize_run(view, dataset, judge)
     return view
 
 
@@ -116,46 +118,56 @@ def case_outcome(view: RunView, case: Case) -> str:
     return SOLVED
 
 
-def _categorizer() -> Callable[..., Iterable[Any]] | None:
-    """``proevent.report.errors.categorize`` when the reports module is installed, else ``None``."""
+def _errors_module() -> Any | None:
+    """``proevent.report.errors`` when the reports module is installed and has ``categorize``."""
     try:
         module = importlib.import_module("proevent.report.errors")
     except Exception:  # noqa: BLE001 - optional module: absent or broken means no error filter
         return None
-    func = getattr(module, "categorize", None)
-    return func if callable(func) else None
+    return module if callable(getattr(module, "categorize", None)) else None
 
 
-def categorize_run(view: RunView, dataset: Dataset) -> dict[str, dict[str, int]]:
-    """Error categories per case from the reports module; empty when it is absent or fails."""
-    func = _categorizer()
-    if func is None or not view.questions:
+def category_labels() -> dict[str, str]:
+    """Error category key -> label, from the reports module (empty when it is absent)."""
+    module = _errors_module()
+    try:
+        return {c.key: c.label for c in module.categories()} if module is not None else {}
+    except Exception:  # noqa: BLE001 - labels are cosmetic: fall back to the keys
         return {}
+
+
+def categorize_run(view: RunView, dataset: Dataset, judge: str) -> dict[str, dict[str, int]]:
+    """Error categories per case (and the error items per question, on ``view.errors``).
+
+    Empty when the reports module is absent; a failure of the categoriser becomes a warning.
+    """
+    module = _errors_module()
+    if module is None or not view.questions:
+        return {}
+    func: Callable[..., Iterable[Any]] = module.categorize
     out: dict[str, dict[str, int]] = {}
     try:
-        for (case_id, _t), q in view.questions.items():
-            case = dataset.case(case_id)
-            for item in func(case, q) or ():
+        for (case_id, t), q in view.questions.items():
+            if q.missing and not q.gold:
+                continue
+            items = list(func(dataset.case(case_id), q, judge=judge) or ())
+            view.errors[(case_id, t)] = items
+            for item in items:
                 name = _category_name(item)
                 if name:
                     counts = out.setdefault(case_id, {})
                     counts[name] = counts.get(name, 0) + 1
     except Exception as exc:  # noqa: BLE001 - the filter is optional; report why it is missing
         view.warnings.append(f"{view.name}: error categories unavailable: {type(exc).__name__}: {exc}")
+        view.errors = {}
         return {}
     return out
 
 
 def _category_name(item: Any) -> str | None:
-    if isinstance(item, str):
-        return item
-    for attr in ("category", "name", "kind"):
-        value = getattr(item, attr, None)
-        if isinstance(value, str):
-            return value
-        if value is not None and hasattr(value, "value"):
-            return str(value.value)
-    if isinstance(item, dict):
+    value = getattr(item, "category", None)
+    if value is None and isinstance(item, dict):
         value = item.get("category")
-        return str(value) if value is not None else None
-    return None
+    if value is None and isinstance(item, str):
+        value = item
+    return None if value is None else str(getattr(value, "value", value))

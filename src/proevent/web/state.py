@@ -26,6 +26,8 @@ class WebState:
     """A :class:`proevent.web.human.HumanSession` in human mode."""
     review: Any = None
     """A :class:`proevent.web.review.ReviewStore` in review mode."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """Error category key -> label (from the reports module, when installed)."""
 
     def banners(self) -> list[dict[str, Any]]:
         """One error banner per run that could not be read or scored, one warning per warning."""

@@ -31,6 +31,7 @@ def case_list(request: Request) -> HTMLResponse:
     rows = [case_summary(state, c) for c in cases]
     return state.render(
         request, "index.html", rows=rows, filter=flt, facets=facet_values(state.dataset.cases, state.runs),
+        labels=state.labels,
         runs=state.runs, total=len(state.dataset.cases), review=state.review,
     )
 
@@ -101,7 +102,7 @@ def step_context(state: WebState, case: Case, t: int) -> dict[str, Any]:
         if run.ok:
             q = run.questions.get((case.case_id, t))
             if q is not None:
-                view.single = single_view(q, before)
+                view.single = single_view(q, before, run.errors.get((case.case_id, t), []), state.labels)
             trace = run.traces.get(case.case_id)
             if trace is not None:
                 view.multi = multi_view(trace, t, run.multi_ops(case.case_id, t))
