@@ -7,11 +7,14 @@ computation against ``shared/spec/metrics.md`` before touching either side.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction as F
 
 import pytest
+from typer.testing import CliRunner
 
-from fixtures import TINY_CASE_IDS, load_example_run, load_tiny
+from fixtures import TINY, TINY_CASE_IDS, copy_run, load_example_run, load_tiny
+from proevent.cli import app
 from proevent.evaluate import evaluate
 
 # (judge) -> the counts and ratios of metrics.json, run "flawed".
@@ -145,3 +148,18 @@ def test_flawed_run_per_case_multi_outcomes() -> None:
     assert traces["tiny-03"].event_success == {"e1": False, "e2": True}
     assert traces["tiny-04"].event_success == {"e1": False, "e2": True}
     assert traces["tiny-05"].event_success == {"e1": True}
+
+
+def test_example_dataset_passes_validate() -> None:
+    result = CliRunner().invoke(app, ["validate", str(TINY)])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("judge", JUDGES)
+def test_evaluate_command_on_the_flawed_run(tmp_path, results: dict, judge: str) -> None:
+    run = copy_run("flawed", tmp_path / "flawed")
+    result = CliRunner().invoke(app, ["evaluate", str(TINY), str(run), "--judge", judge, "--no-ci"])
+    assert result.exit_code == 0, result.output
+    written = json.loads((run / "metrics.json").read_text())
+    assert written["single"] == results[("flawed", judge)]["single"]
+    assert written["multi"] == results[("flawed", judge)]["multi"]
