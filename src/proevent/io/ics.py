@@ -148,7 +148,7 @@ def timetable_to_ics(
 def _vevent(ev: Event, zone: tzinfo | None, case_id: str) -> icalendar.Event:
     out = icalendar.Event()
     out.add("uid", make_uid(case_id, ev.id))
-    out.add("dtstamp", datetime(1970, 1, 1, tzinfo=ZoneInfo("UTC")))
+    out.add("dtstamp", datetime(1970, 1, 1, tzinfo=ZoneInfo("UTC")))  # fixed: same timetable, same bytes
     if ev.start is not None:
         out.add("dtstart", _ical_time(ev.start, zone))
     if ev.end is not None:
