@@ -15,6 +15,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "proevent.cli.ecosystem_cmds",
     "proevent.cli.evaluate_cmds",
     "proevent.cli.generate_cmds",
+    "proevent.cli.report_cmds",
     "proevent.cli.run_cmds",
     "proevent.cli.web_cmds",
 )

@@ -1,0 +1,149 @@
+"""``proevent report``, ``proevent compare`` and ``proevent quickstart``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from proevent.cli.common import app, console, handle_errors
+
+_DATASET_HELP = "Dataset folder; default: run.json's dataset.path, else a folder with the run's checksum nearby."
+
+
+@app.command("report")
+@handle_errors
+def report_cmd(
+    runs: Annotated[list[Path], typer.Argument(help="Run folders (run.json + predictions.jsonl).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Report folder (must be new or empty, or --force).")],
+    dataset: Annotated[Path | None, typer.Option(help=_DATASET_HELP)] = None,
+    allow_mixed: Annotated[bool, typer.Option("--allow-mixed", help="Accept runs on different datasets.")] = False,
+    judge: Annotated[str, typer.Option(help="Location judge: exact, fuzzy or llm.")] = "fuzzy",
+    n_boot: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the figures (needs matplotlib).")] = True,
+    title: Annotated[str, typer.Option(help="Title of the HTML page.")] = "ProEvent report",
+    force: Annotated[bool, typer.Option(help="Write into a folder that is not empty.")] = False,
+) -> None:
+    """The paper's table (Markdown, LaTeX, CSV), robustness plots, error analysis and index.html for RUNs."""
+    from proevent.report import load_scored_runs, write_report
+
+    scored = load_scored_runs(runs, dataset=dataset, allow_mixed=allow_mixed, judge=judge, n_boot=n_boot, seed=seed)
+    output = write_report(scored, out, force=force, plots=plots, n_boot=n_boot, seed=seed, title=title)
+    print_report_summary(output)
+
+
+def print_report_summary(output) -> None:
+    """The table, what was skipped and where the page is (shared with the quickstart)."""
+    from proevent.report.table import rich_table
+
+    console.print(rich_table(output.table, title="ProEvent results (%, 95% intervals below)"))
+    for note in output.table.notes:
+        console.print(f"[dim]{note}[/dim]", highlight=False)
+    if output.plots_skipped:
+        console.print(f"[yellow]plots skipped:[/yellow] {output.plots_skipped}", highlight=False)
+    if output.html_skipped:
+        console.print(f"[yellow]index.html skipped:[/yellow] {output.html_skipped}", highlight=False)
+    console.print(f"report folder: {output.out}", highlight=False)
+    if output.index is not None:
+        console.print(f"open: {output.index.resolve()}", highlight=False, soft_wrap=True)
+
+
+@app.command("compare")
+@handle_errors
+def compare_cmd(
+    run_a: Annotated[Path, typer.Argument(help="Run A.")],
+    run_b: Annotated[Path, typer.Argument(help="Run B (the difference is A - B).")],
+    dataset: Annotated[Path | None, typer.Option(help=_DATASET_HELP)] = None,
+    judge: Annotated[str, typer.Option(help="Location judge: exact, fuzzy or llm.")] = "fuzzy",
+    n_boot: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    show: Annotated[int, typer.Option(help="Disagreeing cases to list (0: all).")] = 20,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the comparison as JSON here.")] = None,
+) -> None:
+    """Paired case-level bootstrap of A - B for every metric (interval, p-value) and the cases where they disagree."""
+    from rich.table import Table
+
+    from proevent.cli.evaluate_cmds import pct
+    from proevent.report import compare_results, load_scored_runs
+
+    a, b = load_scored_runs([run_a, run_b], dataset=dataset, judge=judge, n_boot=0, seed=seed)
+    cmp = compare_results(a.dataset, a.result, b.result, n_boot=n_boot, seed=seed)
+    table = Table(title=f"A = {a.label}, B = {b.label}: paired bootstrap over {cmp.cases} cases ({n_boot} resamples)")
+    for name in ("metric", "A", "B", "A − B", "95% CI of A − B", "p"):
+        table.add_column(name, justify="left" if name == "metric" else "right")
+    for d in cmp.metrics:
+        diff = "–" if d.diff is None else f"{100 * d.diff:+.1f} pt"
+        ci = "–" if d.ci is None else f"[{100 * d.ci[0]:+.1f}, {100 * d.ci[1]:+.1f}]"
+        p = "–" if d.p_value is None else f"{d.p_value:.3f}"
+        style = "bold" if d.p_value is not None and d.p_value < 0.05 else ""
+        table.add_row(d.key, pct(d.a), pct(d.b), diff, ci, p, style=style)
+    console.print(table)
+    console.print(f"{len(cmp.disagreements)} of {cmp.cases} cases disagree", highlight=False)
+    listed = cmp.disagreements if show <= 0 else cmp.disagreements[:show]
+    for dis in listed:
+        parts = []
+        if dis.single_steps:
+            steps = ", ".join(f"t{t} {'A' if ok_a else 'B'}" for t, ok_a, ok_b in dis.single_steps)
+            parts.append(f"single exact only in: {steps}")
+        if dis.tsr:
+            parts.append(f"timetable success A {'✓' if dis.tsr[0] else '✗'} B {'✓' if dis.tsr[1] else '✗'}")
+        if dis.esr:
+            parts.append(f"events right A {dis.esr[0]}/{dis.esr[2]} B {dis.esr[1]}/{dis.esr[2]}")
+        console.print(f"  {dis.case_id}: " + "; ".join(parts), highlight=False)
+    if len(listed) < len(cmp.disagreements):
+        console.print(f"  … {len(cmp.disagreements) - len(listed)} more (--show 0 lists all)", highlight=False)
+    if json_out is not None:
+        json_out.write_text(json.dumps(comparison_json(cmp, a.label, b.label), indent=2) + "\n", encoding="utf-8")
+        console.print(f"wrote {json_out}", highlight=False)
+
+
+def comparison_json(cmp, label_a: str, label_b: str) -> dict:
+    return {
+        "format": "proevent.compare/1",
+        "a": label_a,
+        "b": label_b,
+        "cases": cmp.cases,
+        "n_boot": cmp.n_boot,
+        "seed": cmp.seed,
+        "metrics": {
+            d.key: {
+                "a": d.a,
+                "b": d.b,
+                "diff": d.diff,
+                "ci": list(d.ci) if d.ci else None,
+                "p_value": d.p_value,
+                "resamples": d.resamples,
+            }
+            for d in cmp.metrics
+        },
+        "disagreements": [
+            {
+                "case_id": d.case_id,
+                "single_steps": [{"t": t, "a_exact": x, "b_exact": y} for t, x, y in d.single_steps],
+                "tsr": list(d.tsr) if d.tsr else None,
+                "esr": list(d.esr) if d.esr else None,
+            }
+            for d in cmp.disagreements
+        ],
+    }
+
+
+@app.command("quickstart")
+@handle_errors
+def quickstart_cmd(
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Output folder (default: a new ./proevent-quickstart*).")
+    ] = None,
+    cases: Annotated[int, typer.Option(help="Cases to generate.")] = 60,
+    seed: Annotated[int, typer.Option(help="Generator seed.")] = 0,
+    llm: Annotated[bool, typer.Option("--llm/--no-llm", help="Also run procot when an endpoint is configured.")] = True,
+    force: Annotated[bool, typer.Option(help="Reuse a folder given with --out that is not empty.")] = False,
+) -> None:
+    """The whole loop offline: generate a small dataset, run null, rules and oracle, evaluate, report."""
+    from proevent.report.quickstart import run_quickstart
+
+    output = run_quickstart(out, cases=cases, seed=seed, use_llm=llm, force=force, console=console)
+    print_report_summary(output)

@@ -1,0 +1,34 @@
+"""Reports: the paper's table, robustness plots, error analysis, run comparison and the HTML page.
+
+matplotlib and jinja2 (the ``report`` extra) are imported only when plots or the page are made.
+"""
+
+from proevent.report.build import ReportOutput, write_report
+from proevent.report.collect import MixedDatasetsError, ScoredRun, check_same_dataset, load_scored_runs
+from proevent.report.compare import Comparison, compare_results
+from proevent.report.error_summary import ErrorSummary, summarize_errors
+from proevent.report.errors import Category, ErrorItem, categories, categorize
+from proevent.report.table import COLUMNS, ReportTable, build_table, to_csv, to_latex, to_markdown
+
+__all__ = [
+    "COLUMNS",
+    "Category",
+    "Comparison",
+    "ErrorItem",
+    "ErrorSummary",
+    "MixedDatasetsError",
+    "ReportOutput",
+    "ReportTable",
+    "ScoredRun",
+    "build_table",
+    "categories",
+    "categorize",
+    "check_same_dataset",
+    "compare_results",
+    "load_scored_runs",
+    "summarize_errors",
+    "to_csv",
+    "to_latex",
+    "to_markdown",
+    "write_report",
+]

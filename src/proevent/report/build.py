@@ -1,0 +1,134 @@
+"""``write_report``: every output of ``proevent report`` into one folder.
+
+```
+OUT/index.html            the page (self-contained: images embedded)
+OUT/table.md .tex .csv    the paper's table 1
+OUT/errors.json           every categorized error, per run
+OUT/metrics/<run>.json    each run's metrics.json
+OUT/plots/robustness.png .svg, OUT/plots/errors.png .svg
+```
+
+Without matplotlib the plots are skipped (and said so); without jinja2 the page is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from proevent.report.collect import ScoredRun
+from proevent.report.error_summary import ErrorSummary, summarize_errors
+from proevent.report.rows import case_rows
+from proevent.report.table import ReportTable, build_table, to_csv, to_latex, to_markdown
+
+INDEX = "index.html"
+REPORT_MARKER = "report.json"
+"""Written last; its presence tells a later run that the folder holds a finished report."""
+
+
+@dataclass
+class ReportOutput:
+    out: Path
+    table: ReportTable
+    summaries: list[ErrorSummary]
+    files: list[Path] = field(default_factory=list)
+    index: Path | None = None
+    plots_skipped: str | None = None
+    html_skipped: str | None = None
+
+
+def prepare_folder(out: Path, *, force: bool = False) -> None:
+    """Create ``out``; refuse a folder that already holds files unless ``force`` (then our files are
+    replaced, other files left alone)."""
+    if out.exists() and not out.is_dir():
+        raise FileExistsError(f"{out}: exists and is not a folder")
+    if out.exists() and any(out.iterdir()) and not force:
+        raise FileExistsError(f"{out}: folder exists and is not empty; choose another --out or pass --force")
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def _safe(label: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("_") or "run"
+
+
+def write_report(
+    runs: Sequence[ScoredRun],
+    out: str | Path,
+    *,
+    force: bool = False,
+    plots: bool = True,
+    n_boot: int = 1000,
+    seed: int = 0,
+    title: str = "ProEvent report",
+) -> ReportOutput:
+    """Write the report of ``runs`` (scored by :func:`proevent.report.load_scored_runs`) into ``out``."""
+    out = Path(out)
+    prepare_folder(out, force=force)
+    (out / REPORT_MARKER).unlink(missing_ok=True)
+    table = build_table(runs)
+    summaries = [summarize_errors(sr.dataset, sr.result) for sr in runs]
+    result = ReportOutput(out=out, table=table, summaries=summaries)
+
+    def write(rel: str, text: str) -> None:
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        result.files.append(path)
+
+    write("table.md", to_markdown(table))
+    write("table.tex", to_latex(table))
+    write("table.csv", to_csv(table))
+    names = {sr.label: _safe(sr.label) for sr in runs}
+    for sr in runs:
+        write(f"metrics/{names[sr.label]}.json", json.dumps(sr.result.metrics, indent=2, ensure_ascii=False) + "\n")
+    errors = {sr.label: s.as_json() for sr, s in zip(runs, summaries)}
+    write(
+        "errors.json", json.dumps({"format": "proevent.errors/1", "runs": errors}, indent=2, ensure_ascii=False) + "\n"
+    )
+
+    from proevent.report.plots import error_plot, plotting_available, robustness_plot
+
+    figures: dict[str, tuple[Path, Path]] = {}
+    if not plots:
+        result.plots_skipped = "turned off (--no-plots)"
+    elif not plotting_available():
+        result.plots_skipped = 'matplotlib is not installed (pip install "proevent[report]")'
+    else:
+        rows = [case_rows(sr.dataset, sr.result) for sr in runs]
+        png, svg = robustness_plot(runs, rows, out / "plots" / "robustness", n_boot=n_boot, seed=seed)
+        figures["robustness"] = (png, svg)
+        png2, svg2 = error_plot([sr.label for sr in runs], summaries, out / "plots" / "errors")
+        figures["errors"] = (png2, svg2)
+        result.files += [png, svg, png2, svg2]
+
+    from proevent.report.html import embed_figure, html_available, render_html
+
+    if not html_available():
+        result.html_skipped = 'jinja2 is not installed (pip install "proevent[report]")'
+    else:
+        figs = {k: embed_figure(out, *v) for k, v in figures.items()}
+        listed = [p.relative_to(out).as_posix() for p in result.files]
+        page = render_html(
+            runs=runs,
+            table=table,
+            summaries=summaries,
+            robustness=figs.get("robustness"),
+            errors_plot=figs.get("errors"),
+            plots_skipped=result.plots_skipped,
+            files=listed,
+            n_boot=n_boot,
+            seed=seed,
+            title=title,
+        )
+        write(INDEX, page)
+        result.index = out / INDEX
+    marker = {
+        "format": "proevent.report/1",
+        "runs": [str(sr.path) for sr in runs],
+        "files": [p.relative_to(out).as_posix() for p in result.files],
+    }
+    (out / REPORT_MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+    return result

@@ -1,0 +1,216 @@
+"""Loading the runs of a report: finding each run's dataset, refusing mixed versions, scoring."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from proevent.evaluate import EvaluationResult, evaluate
+from proevent.io import CASES_FILE, MANIFEST_FILE, Dataset, Run, load_dataset, load_run
+from proevent.model import RunManifest
+
+HUMAN_PREFIX = "human"
+REFERENCE_AGENTS = ("oracle",)
+"""Rows left out of "best value per column" (with every ``human...`` agent), as in the paper's table 1."""
+
+
+class MixedDatasetsError(ValueError):
+    """The runs of one report were made on different datasets."""
+
+
+@dataclass
+class ScoredRun:
+    """One run of a report, scored: what the table, plots and error analysis read."""
+
+    label: str
+    path: Path
+    run: Run
+    result: EvaluationResult
+    dataset: Dataset
+
+    @property
+    def manifest(self) -> RunManifest:
+        return self.run.manifest
+
+    @property
+    def agent(self) -> str:
+        return self.run.manifest.agent
+
+    @property
+    def is_reference(self) -> bool:
+        """The oracle or a human: shown, but never "best"."""
+        agent = self.agent.lower()
+        return agent in REFERENCE_AGENTS or agent.startswith(HUMAN_PREFIX)
+
+    @property
+    def errored_lines(self) -> int:
+        return sum(1 for line in self.run.lines.values() if line.error is not None)
+
+    @property
+    def missing(self) -> int:
+        m = self.result.metrics
+        return sum((m.get(mode) or {}).get("missing", 0) for mode in ("single", "multi"))
+
+    @property
+    def cost_usd(self) -> float | None:
+        """The run's cost from ``run.json``'s ``usage.cost_usd``; ``None`` when unknown or not recorded."""
+        usage = getattr(self.manifest, "usage", None)
+        if isinstance(usage, dict):
+            cost = usage.get("cost_usd")
+            return float(cost) if isinstance(cost, (int, float)) else None
+        return None
+
+    @property
+    def uses_model(self) -> bool:
+        return bool(self.manifest.model) or isinstance(getattr(self.manifest, "usage", None), dict)
+
+
+def dataset_key(manifest: RunManifest) -> tuple[str, str, str]:
+    ref = manifest.dataset
+    return (ref.name, ref.version, ref.sha256)
+
+
+def check_same_dataset(runs: Sequence[Run], *, allow_mixed: bool = False) -> None:
+    """Refuse runs made on different datasets (name, version or checksum) unless ``allow_mixed``.
+
+    Raises:
+        MixedDatasetsError: naming each run and the dataset it was made on.
+    """
+    keys = {dataset_key(r.manifest) for r in runs}
+    if len(keys) > 1 and not allow_mixed:
+        lines = [
+            f"  {r.path}: {r.manifest.dataset.name} {r.manifest.dataset.version} "
+            f"(sha256 {r.manifest.dataset.sha256[:12]})"
+            for r in runs
+        ]
+        raise MixedDatasetsError(
+            "the runs were made on different datasets; compare runs of one dataset, or pass --allow-mixed:\n"
+            + "\n".join(lines)
+        )
+
+
+def _manifest_sha(folder: Path) -> str | None:
+    try:
+        data = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    sha = (data.get("sha256") or {}).get(CASES_FILE) if isinstance(data, dict) else None
+    return sha if isinstance(sha, str) else None
+
+
+def locate_dataset(run_path: Path, manifest: RunManifest) -> Path | None:
+    """Where the dataset of a run is, when it was not given: ``run.json``'s ``dataset.path`` (an
+    extra field, relative to the run folder or absolute), else a dataset folder with the run's
+    checksum next to the run, next to its parent, or inside either of them (one level down)."""
+    want = manifest.dataset.sha256
+    recorded = getattr(manifest.dataset, "path", None)
+    candidates: list[Path] = []
+    if isinstance(recorded, str) and recorded:
+        p = Path(recorded)
+        candidates.append(p if p.is_absolute() else run_path / p)
+    for base in (run_path, run_path.parent, run_path.parent.parent):
+        candidates.append(base)
+        if base.is_dir():
+            candidates += sorted(d for d in base.iterdir() if d.is_dir() and d != run_path)
+    for cand in candidates:
+        if (cand / MANIFEST_FILE).is_file() and (cand / CASES_FILE).is_file() and _manifest_sha(cand) == want:
+            return cand
+    return None
+
+
+def unique_labels(paths: Sequence[Path], manifests: Sequence[RunManifest]) -> list[str]:
+    """A short, unique label per run: the folder name, or more of the path where names collide."""
+    labels = [p.name or m.agent for p, m in zip(paths, manifests)]
+    depth = 1
+    while len(set(labels)) < len(labels) and depth < 6:
+        depth += 1
+        labels = ["/".join(p.resolve().parts[-depth:]) for p in paths]
+    if len(set(labels)) < len(labels):
+        labels = [f"{label} #{i + 1}" for i, label in enumerate(labels)]
+    return labels
+
+
+def load_scored_runs(
+    run_paths: Sequence[str | Path],
+    *,
+    dataset: str | Path | Dataset | None = None,
+    allow_mixed: bool = False,
+    judge: str = "fuzzy",
+    n_boot: int = 1000,
+    seed: int = 0,
+    results: dict[Path, EvaluationResult] | None = None,
+) -> list[ScoredRun]:
+    """Load, check and score every run.
+
+    Args:
+        run_paths: run folders.
+        dataset: the dataset (folder or loaded); else each run's is located by :func:`locate_dataset`.
+        allow_mixed: accept runs made on different datasets (each is scored on its own dataset,
+            which then must be found or be the one given, checksum and all).
+        judge, n_boot, seed: as :func:`proevent.evaluate.evaluate`.
+        results: already computed results by run path (the quickstart passes them), skipping a re-score.
+
+    Raises:
+        MixedDatasetsError: runs on different datasets without ``allow_mixed``.
+        FileNotFoundError: a run's dataset was neither given nor found.
+        ValueError: the dataset given is not the one a run was made on.
+    """
+    if not run_paths:
+        raise ValueError("no run given")
+    paths = [Path(p) for p in run_paths]
+    runs = [load_run(p) for p in paths]
+    check_same_dataset(runs, allow_mixed=allow_mixed)
+    given = dataset if isinstance(dataset, Dataset) or dataset is None else load_dataset(dataset)
+    cache: dict[str, Dataset] = {}
+    if given is not None:
+        cache[given.sha256] = given
+    out: list[ScoredRun] = []
+    labels = unique_labels(paths, [r.manifest for r in runs])
+    for path, run, label in zip(paths, runs, labels):
+        ds = _dataset_for(path, run, given, cache, allow_mixed)
+        res = (results or {}).get(path)
+        if res is None:
+            res = evaluate(ds, run, judge=judge, ci=True, n_boot=n_boot, seed=seed)
+        out.append(ScoredRun(label=label, path=path, run=run, result=res, dataset=ds))
+    return out
+
+
+def _dataset_for(path: Path, run: Run, given: Dataset | None, cache: dict[str, Dataset], allow_mixed: bool) -> Dataset:
+    want = run.manifest.dataset.sha256
+    if want in cache:
+        return cache[want]
+    if given is not None and not allow_mixed:
+        ref = run.manifest.dataset
+        raise ValueError(
+            f"{path}: the run was made on dataset {ref.name} {ref.version} (sha256 {want[:12]}), "
+            f"not on the dataset given ({given.manifest.name} {given.manifest.version}, sha256 {given.sha256[:12]})"
+        )
+    found = locate_dataset(path, run.manifest)
+    if found is None:
+        ref = run.manifest.dataset
+        raise FileNotFoundError(
+            f"{path}: cannot find its dataset {ref.name} {ref.version} (sha256 {want[:12]}); pass --dataset PATH"
+        )
+    ds = load_dataset(found)
+    cache[ds.sha256] = ds
+    return ds
+
+
+def describe_run(scored: ScoredRun) -> dict[str, Any]:
+    """What the report says about a run besides its metrics."""
+    m = scored.manifest
+    return {
+        "label": scored.label,
+        "path": str(scored.path),
+        "agent": m.agent,
+        "model": m.model,
+        "created": m.created,
+        "dataset": f"{m.dataset.name} {m.dataset.version}",
+        "errored_lines": scored.errored_lines,
+        "missing": scored.missing,
+        "cost_usd": scored.cost_usd,
+        "repeats": (scored.result.metrics.get("repeats") or {}).get("n", 1),
+    }

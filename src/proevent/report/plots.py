@@ -1,0 +1,236 @@
+"""Robustness plots like the paper's figure 4, and the error-distribution chart like its figure 5.
+
+matplotlib is imported inside the functions (the ``report`` extra) and used through the object API
+with the Agg canvas: no pyplot state, no display. Every run gets its own marker, line style and
+hatch as well as a colour, so the figures stay readable printed in black and white.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from proevent.report.collect import ScoredRun
+from proevent.report.error_summary import ErrorSummary
+from proevent.report.errors import categories
+from proevent.report.rows import CaseRows, resample_weights, resampled_ratios
+
+DIMENSIONS: tuple[tuple[str, str], ...] = (
+    ("negotiation_turns", "negotiation turns (T)"),
+    ("concurrent_chats", "concurrent chats (N)"),
+    ("noise_content", "noise content"),
+)
+METRICS: tuple[tuple[str, str], ...] = (("single.recall", "Recall"), ("single.precision", "Precision"))
+COLORS = ("#1b1b1b", "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00", "#7f7f7f")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2)))
+HATCHES = ("", "///", "...", "xxx", "\\\\\\", "---", "+++", "ooo")
+
+
+def plotting_available() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def group_cases(cases, key: str) -> dict[str, list[int]]:
+    """Case indices per value of ``meta[key]`` by the metrics spec's breakdown rule: missing or null is
+    ``unknown``; for ``noise_content`` each listed kind (``none`` for an empty list)."""
+    out: dict[str, list[int]] = {}
+    for idx, case in enumerate(cases):
+        value = case.meta.get(key)
+        if key == "noise_content" and isinstance(value, list):
+            labels = [str(v) for v in value] or ["none"]
+        else:
+            labels = ["unknown" if value is None else str(value)]
+        for label in dict.fromkeys(labels):
+            out.setdefault(label, []).append(idx)
+    return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
+
+
+def _order(label: str) -> tuple[int, float, str]:
+    if label == "unknown":
+        return (2, 0.0, label)
+    try:
+        return (0, float(label), label)
+    except ValueError:
+        return (1, 0.0, label)
+
+
+@dataclass
+class Point:
+    group: str
+    cases: int
+    value: float | None
+    ci: tuple[float, float] | None
+
+
+def group_points(
+    rows: CaseRows, groups: dict[str, list[int]], metric: str, *, n_boot: int = 1000, seed: int = 0
+) -> list[Point]:
+    """The metric and its bootstrap 95% interval within each group of cases."""
+    points = []
+    for label, idx in groups.items():
+        sub = CaseRows(
+            case_ids=[rows.case_ids[i] for i in idx],
+            single=None if rows.single is None else rows.single[idx],
+            multi=None if rows.multi is None else rows.multi[idx],
+        )
+        value = sub.ratios().get(metric)
+        ci = None
+        if value is not None and n_boot > 0:
+            vals = resampled_ratios(sub, resample_weights(len(idx), n_boot, seed)).get(metric)
+            vals = vals[~np.isnan(vals)] if vals is not None else np.array([])
+            if vals.size:
+                ci = (float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5)))
+        points.append(Point(group=label, cases=len(idx), value=value, ci=ci))
+    return points
+
+
+def _save(fig, out_base: Path) -> list[Path]:
+    out_base.parent.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
+        path = out_base.with_suffix(f".{ext}")
+        fig.savefig(path, format=ext, dpi=150, metadata=meta, bbox_inches="tight")
+        paths.append(path)
+    return paths
+
+
+def _figure(width: float, height: float):
+    from matplotlib import rcParams
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    rcParams["svg.hashsalt"] = "proevent"  # stable ids in the SVG
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def robustness_plot(
+    runs: Sequence[ScoredRun], rows: Sequence[CaseRows], out_base: Path, *, n_boot: int = 1000, seed: int = 0
+) -> list[Path]:
+    """Recall and precision against negotiation turns, concurrent chats and per noise content kind,
+    one line per run with 95% intervals; writes ``out_base`` .png and .svg and returns their paths."""
+    fig = _figure(12.5, 6.8)
+    axes = fig.subplots(len(METRICS), len(DIMENSIONS), squeeze=False)
+    n = len(runs)
+    one_dataset = len({sr.dataset.sha256 for sr in runs}) == 1
+    for col, (dim, dim_label) in enumerate(DIMENSIONS):
+        per_run = [group_cases(sr.dataset.cases, dim) for sr in runs]
+        labels = sorted({g for groups in per_run for g in groups}, key=_order)
+        x_of = {g: i for i, g in enumerate(labels)}
+        for row_i, (metric, metric_label) in enumerate(METRICS):
+            ax = axes[row_i][col]
+            if not [g for g in labels if g != "unknown"]:
+                ax.text(
+                    0.5,
+                    0.5,
+                    f"no case has meta.{dim}",
+                    ha="center",
+                    va="center",
+                    transform=ax.transAxes,
+                    fontsize=9,
+                    color="#555555",
+                )
+            for k, (sr, cr, groups) in enumerate(zip(runs, rows, per_run)):
+                pts = group_points(cr, groups, metric, n_boot=n_boot, seed=seed)
+                offset = (k - (n - 1) / 2) * min(0.08, 0.5 / max(n, 1))
+                xs = np.array([x_of[p.group] for p in pts], dtype=float) + offset
+                ys = np.array([np.nan if p.value is None else 100 * p.value for p in pts])
+                lo = np.array([0 if p.ci is None or p.value is None else 100 * (p.value - p.ci[0]) for p in pts])
+                hi = np.array([0 if p.ci is None or p.value is None else 100 * (p.ci[1] - p.value) for p in pts])
+                categorical = dim == "noise_content"
+                ax.errorbar(
+                    xs,
+                    ys,
+                    yerr=[lo, hi],
+                    color=COLORS[k % len(COLORS)],
+                    marker=MARKERS[k % len(MARKERS)],
+                    linestyle="none" if categorical else LINESTYLES[k % len(LINESTYLES)],
+                    linewidth=1.4,
+                    markersize=6,
+                    capsize=3,
+                    elinewidth=0.9,
+                    label=sr.label,
+                    markerfacecolor="white" if k % 2 else COLORS[k % len(COLORS)],
+                )
+            ax.set_xticks(range(len(labels)))
+            counts = {g: len(idx) for g, idx in per_run[0].items()} if one_dataset else {}
+            ax.set_xticklabels(
+                [g.replace("_", " ") + (f"\n(n={counts[g]})" if g in counts else "") for g in labels], fontsize=8
+            )
+            ax.set_ylim(-5, 105)
+            ax.grid(axis="y", color="#dddddd", linewidth=0.6)
+            ax.set_axisbelow(True)
+            if row_i == len(METRICS) - 1:
+                ax.set_xlabel(dim_label)
+            if col == 0:
+                ax.set_ylabel(f"{metric_label} (%)")
+            ax.set_title(f"{metric_label} by {dim_label}", fontsize=10)
+    handles, names = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncols=min(len(names), 6), frameon=False)
+    fig.suptitle(
+        "Robustness: single-step recall and precision by case difficulty (95% bootstrap intervals)", fontsize=11
+    )
+    return _save(fig, out_base)
+
+
+def error_plot(labels: Sequence[str], summaries: Sequence[ErrorSummary], out_base: Path) -> list[Path]:
+    """Share of each error category per run (horizontal bars, counts at the bar ends), like figure 5.
+    Runs without any error are named in the title instead of drawn."""
+    cats = [c for c in categories() if any(s.counts[c.key] for s in summaries)]
+    shown = [(lab, s) for lab, s in zip(labels, summaries) if s.total]
+    fig = _figure(8.0, 1.0 + 0.3 * max(len(cats), 1) * max(1.0, 0.6 * len(shown)))
+    ax = fig.subplots()
+    if not shown:
+        ax.text(0.5, 0.5, "no errors in any run", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return _save(fig, out_base)
+    height = 0.8 / len(shown)
+    ys = np.arange(len(cats))
+    top = 0.0
+    for k, (lab, s) in enumerate(shown):
+        shares = np.array([100 * s.counts[c.key] / s.total for c in cats])
+        top = max(top, float(shares.max()))
+        pos = ys - 0.4 + height * (k + 0.5)
+        bars = ax.barh(
+            pos,
+            shares,
+            height=height * 0.92,
+            color=COLORS[k % len(COLORS)],
+            alpha=0.85,
+            hatch=HATCHES[k % len(HATCHES)],
+            edgecolor="black",
+            linewidth=0.6,
+            label=f"{lab} ({s.total} errors)",
+        )
+        for bar, c in zip(bars, cats):
+            if s.counts[c.key]:
+                ax.text(
+                    bar.get_width() + 0.6,
+                    bar.get_y() + bar.get_height() / 2,
+                    str(s.counts[c.key]),
+                    va="center",
+                    fontsize=7,
+                )
+    ax.set_yticks(ys)
+    ax.set_yticklabels([c.label for c in cats], fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlim(0, min(100.0, top * 1.15 + 5))
+    ax.set_xlabel("share of the run's errors (%)")
+    ax.grid(axis="x", color="#dddddd", linewidth=0.6)
+    ax.set_axisbelow(True)
+    fig.legend(loc="outside lower center", ncols=min(len(shown), 4), fontsize=8, frameon=False)
+    clean = [lab for lab, s in zip(labels, summaries) if not s.total]
+    title = "Error distribution (single-step, repeat 0)"
+    if clean:
+        title += f" — no errors: {', '.join(clean)}"
+    ax.set_title(title, fontsize=10)
+    return _save(fig, out_base)
