@@ -176,7 +176,7 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
         "subcategory": profile.subcategory,
         "negotiation_turns": traj.negotiation_turns,
         "concurrent_chats": len(chats),
-        "noise": {"message": message_noise, "chat": len(chats) > 1, "event": bool(initial)},
+        "noise": {"message": message_noise, "chat": len(chats) > 1, "event": bool(extra_events)},
         "noise_content": sorted(set(contents) | ({"off_topic"} if message_noise else set())),
         "scheduling_pattern": traj.pattern,
         "atomic_ops": traj.atomic_ops,

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+
+from proevent.generate import GeneratorConfig, compute_stats, generate, generate_cases, generate_dataset
+from proevent.generate.contacts import contact_pool
+from proevent.generate.validate import validate_dataset
+from proevent.io import load_dataset
+from proevent.model import DeleteOp, InsertOp, UpdateOp
+
+META_KEYS = {"category", "subcategory", "negotiation_turns", "concurrent_chats", "noise", "noise_content",
+             "scheduling_pattern", "atomic_ops", "realizer", "seed"}
+
+
+def test_same_seed_and_config_give_identical_bytes(tmp_path):
+    cfg = GeneratorConfig(cases=25, seed=3)
+    a = generate_dataset(cfg, tmp_path / "a")
+    b = generate_dataset(cfg, tmp_path / "b")
+    for name in ("cases.jsonl", "dataset.json"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    assert a.manifest.created == cfg.created
+    assert a.manifest.generator["seed"] == 3 and a.manifest.generator["config"]["cases"] == 25
+    other = generate_dataset(GeneratorConfig(cases=25, seed=4), tmp_path / "c")
+    assert other.sha256 != b.sha256
+
+
+def test_refuses_to_overwrite_without_force(tmp_path):
+    cfg = GeneratorConfig(cases=2)
+    generate_dataset(cfg, tmp_path)
+    with pytest.raises(FileExistsError):
+        generate_dataset(cfg, tmp_path)
+    assert len(generate_dataset(cfg, tmp_path, force=True).cases) == 2
+
+
+def test_small_config_is_fast_and_loads_back(tmp_path):
+    t0 = time.perf_counter()
+    ds = generate_dataset(GeneratorConfig(cases=60, seed=0), tmp_path)
+    assert time.perf_counter() - t0 < 10
+    loaded = load_dataset(tmp_path)
+    assert [c.case_id for c in loaded.cases] == [c.case_id for c in ds.cases]
+    assert loaded.manifest.counts.cases == 60
+    assert validate_dataset(loaded).ok
+
+
+def test_cases_do_not_depend_on_each_other():
+    few = generate_cases(GeneratorConfig(cases=5, seed=2))
+    many = generate_cases(GeneratorConfig(cases=12, seed=2))
+    assert [c.model_dump() for c in few] == [c.model_dump() for c in many[:5]]
+
+
+def test_meta_keys_are_exactly_the_format(mid_result):
+    for case in mid_result.cases:
+        assert set(case.meta) == META_KEYS
+        assert set(case.meta["noise"]) == {"message", "chat", "event"}
+        assert set(case.meta["noise_content"]) <= {"off_topic", "unrelated_event", "failed_planning"}
+        assert set(case.meta["atomic_ops"]) <= {"simple_modification", "timetable_linking", "detail_removal"}
+        assert case.meta["concurrent_chats"] == len(case.chats)
+        assert case.meta["realizer"] == "template"
+
+
+def test_every_phenomenon_occurs(mid_result):
+    cases = mid_result.cases
+    ops = Counter()
+    attrs = Counter()
+    tentative_start = null_location = group_delete = 0
+    for case in cases:
+        group = any(ch.type == "group" for ch in case.chats)
+        for step in case.steps:
+            for op in step.gold_ops:
+                ops[type(op)] += 1
+                if isinstance(op, UpdateOp):
+                    attrs[op.attribute] += 1
+                    tentative_start += op.attribute == "start" and op.value is not None and len(op.value) == 10
+                    null_location += op.attribute == "location" and op.value is None
+                if isinstance(op, InsertOp):
+                    tentative_start += op.event.start is not None and len(op.event.start) == 10
+                    null_location += op.event.location is None
+                if isinstance(op, DeleteOp) and group:
+                    group_delete += 1
+    assert ops[InsertOp] and ops[UpdateOp] and ops[DeleteOp]
+    assert {"start", "end", "location", "participants"} <= set(attrs)
+    assert "description" not in attrs
+    assert tentative_start and null_location and group_delete
+    patterns = [c.meta["scheduling_pattern"] for c in cases]
+    for token in ("SM:", "TL:", "DR:", "+", "-", "XC:user", "XC:contact", "XI:user", "XI:contact", "DROP", "FAIL"):
+        assert any(token in p for p in patterns), token
+    assert {c.meta["concurrent_chats"] for c in cases} == {1, 2, 3, 4}
+    assert {x for c in cases for x in c.meta["noise_content"]} == {"off_topic", "unrelated_event", "failed_planning"}
+    assert all(any(c.meta["noise"][k] for c in cases) for k in ("message", "chat", "event"))
+    steps = [s for c in cases for s in c.steps]
+    assert any(not s.messages for s in steps), "steps without messages"
+    assert any(s.messages and not s.gold_ops for s in steps), "steps with messages but no gold"
+    historical = [e for c in cases for e in c.initial_timetable if e.start and e.start < c.start]
+    assert historical, "historical events in initial timetables"
+
+
+def test_failed_planning_inserts_nothing(mid_result):
+    failed = [c for c in mid_result.cases if c.meta["scheduling_pattern"].endswith("FAIL")]
+    assert failed
+    for case in failed:
+        assert not any(isinstance(op, InsertOp) for s in case.steps for op in s.gold_ops)
+
+
+def test_gold_timetable_only_holds_events_the_user_attends(mid_result):
+    for case in mid_result.cases:
+        for step in case.steps:
+            for ev in step.gold_timetable:
+                assert case.user in ev.participants
+
+
+def test_generated_cases_pass_validation(mid_result):
+    report = validate_dataset(mid_result.cases)
+    assert report.ok, [str(e) for e in report.errors[:5]]
+    assert mid_result.given_up == 0
+
+
+def test_noise_can_be_switched_off():
+    cfg = GeneratorConfig(cases=40, seed=5, noise={"message": 0, "chat": 0, "event": 0})
+    cases = generate_cases(cfg)
+    for c in cases:
+        assert c.meta["concurrent_chats"] == 1 and not any(c.meta["noise"].values())
+        # only the events that timetable linking refers to are left in the initial timetable
+        assert bool(c.initial_timetable) == ("TL:" in c.meta["scheduling_pattern"])
+
+
+@pytest.mark.slow
+def test_default_dataset_has_the_papers_size():
+    result = generate(GeneratorConfig())
+    st = compute_stats(result.cases)
+    assert st["cases"] == 1279
+    assert st["questions_with_gold"] >= 2463
+    assert st["n_categories"] == 7 and st["n_subcategories"] == 56
+    assert st["scheduling_patterns"] >= 275
+    assert len(contact_pool().profiles) == 56
