@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import date
 from functools import lru_cache
 from importlib import resources
 from string import Template
 from typing import Any
 
 from proevent.agents.protocol import Observation
-from proevent.model import Message, Timetable, parse_time
+from proevent.model import Message, Timetable
 
 PROMPT_VERSION = "v1"
 STRATEGY_TEMPLATES: dict[str, str] = {
@@ -44,17 +45,21 @@ def prompt_record(strategy: str, version: str = PROMPT_VERSION) -> dict[str, str
     return {"sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "text": text, "version": version}
 
 
+_WEEKDAY_ABBR = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_WEEKDAY_NAME = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
 def _stamp(time: str) -> str:
-    dt = parse_time(time)
-    return f"{dt:%Y-%m-%d %H:%M} [{dt:%a}]"
+    """``2026-03-09T08:05`` -> ``2026-03-09 08:05 [Mon]`` (on the hot path: no strptime)."""
+    return f"{time[:10]} {time[11:16]} [{_WEEKDAY_ABBR[date.fromisoformat(time[:10]).weekday()]}]"
 
 
 def render_timetable(timetable: Timetable) -> str:
     if not len(timetable):
         return "(empty)"
     return "\n".join(
-        json.dumps(ev.model_dump(mode="json", include={"id", "start", "end", "location", "participants",
-                                                       "description"}), ensure_ascii=False)
+        json.dumps({"id": ev.id, "start": ev.start, "end": ev.end, "location": ev.location,
+                    "participants": ev.participants, "description": ev.description}, ensure_ascii=False)
         for ev in timetable
     )
 
@@ -83,7 +88,8 @@ def build_messages(strategy: str, obs: Observation, version: str = PROMPT_VERSIO
     system = Template(load_template("system", version)).substitute(fill)
     instructions = Template(load_template(STRATEGY_TEMPLATES[strategy], version)).substitute(fill)
     user = Template(load_template("user", version)).substitute(
-        now=obs.now, weekday=f"{parse_time(obs.now):%A}", window_start=obs.window_start, user=obs.user,
+        now=obs.now, weekday=_WEEKDAY_NAME[date.fromisoformat(obs.now[:10]).weekday()],
+        window_start=obs.window_start, user=obs.user,
         timetable=render_timetable(obs.timetable), chats=render_chats(obs),
     )
     return [{"role": "system", "content": f"{system}\n\n{instructions}"}, {"role": "user", "content": user}]
