@@ -115,3 +115,28 @@ def ics_initial_cmd(
                            overwrite=force)
     n = ds.manifest.generator["initial_ics"]["events"]
     console.print(f"added {n} events to the {len(ds.cases)} cases of {ds.path}", markup=False, highlight=False)
+
+
+@app.command("import-inspect")
+@handle_errors
+def import_inspect_cmd(
+    logs: Annotated[list[Path], typer.Argument(help="inspect log(s) of proevent/proevent_single or _multi.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run folder to write (run.json + predictions.jsonl).")],
+    strict: Annotated[bool, typer.Option(help="Refuse a log whose status is not success.")] = False,
+    force: Annotated[bool, typer.Option(help="Replace an existing run.")] = False,
+) -> None:
+    """Turn inspect_ai logs of the proevent tasks into a proevent run folder (then `proevent evaluate`)."""
+    _need("inspect_ai", "inspect")
+    from proevent.integrations.inspect_log import InspectLogError, import_inspect_logs
+
+    try:
+        summary = import_inspect_logs(logs, out, strict=strict, overwrite=force)
+    except InspectLogError as exc:
+        raise fail(str(exc)) from None
+    for warning in summary.warnings:
+        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+    if summary.samples_without_answer:
+        console.print(f"{len(summary.samples_without_answer)} sample(s) without an answer (missing in the run): "
+                      + ", ".join(summary.samples_without_answer[:10]), markup=False, highlight=False)
+    console.print(f"wrote {summary.lines} prediction lines from {summary.samples} samples to {summary.folder}",
+                  markup=False, highlight=False)

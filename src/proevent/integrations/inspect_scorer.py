@@ -1,0 +1,260 @@
+"""The inspect_ai scorer and metrics: proevent's own evaluator, so inspect reports the same numbers.
+
+Each sample's :class:`~inspect_ai.scorer.Score` holds
+
+- ``value``: the sample's counts (single: |G_t|, |P_t|, |P_t ∩ G_t| ...; multi: target events,
+  successes, whether the timetable stayed right) — readable per sample in the log viewer;
+- ``metadata``: the sample's proevent prediction lines, the dataset path and the judge.
+
+The metrics (FDR, MNR, precision, recall, per-type precision/recall, ESR, TSR) do not average
+per-sample values: they gather every prediction line of the scores they are given and call
+:func:`proevent.evaluate.evaluate`, so each one equals what ``proevent evaluate`` prints for the
+same predictions, repeats (inspect epochs, reduced by :func:`proevent_epochs`) included. When the
+lines are not available (another epochs reducer dropped the metadata), they fall back to ratios
+of the summed counts, which equal the spec's figures for one epoch. An undefined metric (zero
+denominator) is NaN.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from typing import Any
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    ScoreReducer,
+    Target,
+    metric,
+    score_reducer,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from proevent.evaluate import comparator_for, evaluate, line_ops, replay_case, score_question
+from proevent.evaluate.aggregate import MULTI_RATIOS, SINGLE_RATIOS
+from proevent.integrations.inspect_solver import LINES_KEY, cached_dataset
+from proevent.io import Dataset, Run
+from proevent.model import OP_TYPES, DatasetRef, PredictionLine, RunManifest
+
+_last: tuple[str, dict[str, Any]] | None = None
+
+
+def single_counts(dataset: Dataset, case_id: str, t: int, line: PredictionLine | None, judge: str) -> dict[str, int]:
+    """The counts of one single-step question (the terms of the spec's sums)."""
+    case = dataset.case(case_id)
+    q = score_question(case, t, line_ops(line), comparator_for(case, judge), missing=line is None,
+                       error=line.error if line else None)
+    g, p, m = len(q.gold), len(q.pred), len(q.matches)
+    out = {"questions": 1, "empty": int(g == 0), "fd": int(g == 0 and p > 0), "need": int(g > 0),
+           "mn": int(g > 0 and p == 0), "p": p, "g": g, "m": m,
+           "missing": int(line is None), "errors": int(line is not None and line.error is not None),
+           "invalid_ops": len(q.invalid)}
+    for op_type in OP_TYPES:
+        out[f"p_{op_type}"] = sum(1 for op in q.pred if op.op == op_type)
+        out[f"g_{op_type}"] = sum(1 for op in q.gold if op.op == op_type)
+        out[f"m_{op_type}"] = sum(1 for _, j in q.matches if q.gold[j].op == op_type)
+    return out
+
+
+def multi_counts(dataset: Dataset, case_id: str, lines: list[PredictionLine], judge: str) -> dict[str, int]:
+    """The counts of one case in multi-step mode."""
+    case = dataset.case(case_id)
+    by_t = {line.t: line for line in lines}
+    missing = [s.t for s in case.steps if s.t not in by_t]
+    errors = {t: line.error for t, line in by_t.items() if line.error is not None}
+    trace = replay_case(case, {t: line_ops(line) for t, line in by_t.items()}, comparator_for(case, judge),
+                        missing=missing, errors=errors)
+    return {"cases": 1, "targets": len(trace.targets), "successes": sum(trace.event_success.values()),
+            "tables_ok": int(trace.timetable_success), "missing": len(missing), "errors": len(errors)}
+
+
+@scorer(metrics=[])
+def proevent_scorer(dataset: str, judge: str = "fuzzy") -> Scorer:
+    """Score a sample with proevent's evaluator (``exact`` or ``fuzzy`` location judge)."""
+    if judge not in ("exact", "fuzzy"):
+        raise ValueError(f"judge {judge!r} is not available in inspect; use exact or fuzzy")
+
+    async def score(state: TaskState, target: Target) -> Score:
+        ds = cached_dataset(dataset)
+        lines = [PredictionLine.model_validate(x) for x in state.store.get(LINES_KEY, [])]
+        case_id, mode = state.metadata["case_id"], state.metadata["mode"]
+        if mode == "single":
+            value = single_counts(ds, case_id, int(state.metadata["t"]), lines[-1] if lines else None, judge)
+            explanation = f"|G|={value['g']} |P|={value['p']} matched={value['m']}"
+        else:
+            value = multi_counts(ds, case_id, lines, judge)
+            explanation = (f"{value['successes']}/{value['targets']} target events right; timetable "
+                           f"{'right' if value['tables_ok'] else 'wrong'} at some step" if not value["tables_ok"]
+                           else f"{value['successes']}/{value['targets']} target events right; timetable right")
+        return Score(value=value, answer=json.dumps([x.ops for x in lines], ensure_ascii=False)[:2000],
+                     explanation=explanation,
+                     metadata={"lines": [x.model_dump(mode="json") for x in lines], "dataset": dataset,
+                               "judge": judge, "mode": mode, "case_id": case_id})
+
+    return score
+
+
+@score_reducer(name="proevent_epochs")
+def proevent_epochs() -> ScoreReducer:
+    """Keep every epoch's prediction lines (so the metrics can score each repeat exactly as
+    ``proevent evaluate`` does) and show the mean counts as the value."""
+
+    def reduce(scores: list[Score]) -> Score:
+        keys = list(scores[0].value) if isinstance(scores[0].value, dict) else []
+        value = {k: sum(float(s.value[k]) for s in scores) / len(scores) for k in keys}  # type: ignore[index]
+        meta = dict(scores[0].metadata or {})
+        meta["lines"] = [line for s in scores for line in (s.metadata or {}).get("lines", [])]
+        return Score(value=value, metadata=meta, explanation=scores[0].explanation)
+
+    return reduce
+
+
+def _nan(value: float | None) -> float:
+    return math.nan if value is None else float(value)
+
+
+def _proevent_metrics(scores: list[SampleScore]) -> dict[str, Any] | None:
+    """``evaluate()``'s metrics over the lines of ``scores``; ``None`` when the lines are not there."""
+    global _last
+    metas = [s.score.metadata or {} for s in scores]
+    if not metas or any("lines" not in m or "dataset" not in m for m in metas):
+        return None
+    blob = json.dumps([[m["dataset"], m["judge"], m["case_id"], m["mode"], m["lines"]] for m in metas],
+                      sort_keys=True, ensure_ascii=False)
+    key = hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    if _last is not None and _last[0] == key:
+        return _last[1]
+    full = cached_dataset(metas[0]["dataset"])
+    wanted = list(dict.fromkeys(m["case_id"] for m in metas))
+    ds = Dataset(manifest=full.manifest, cases=[full.case(c) for c in wanted], path=full.path)
+    lines: dict[tuple[str, str, int, int], PredictionLine] = {}
+    for m in metas:
+        for raw in m["lines"]:
+            line = PredictionLine.model_validate(raw)
+            lines.pop(line.key, None)
+            lines[line.key] = line
+    manifest = RunManifest(created="", proevent_version="", agent="inspect",
+                           dataset=DatasetRef(name=full.manifest.name, version=full.manifest.version,
+                                              sha256=full.sha256))
+    metrics = evaluate(ds, Run(manifest=manifest, lines=lines), judge=metas[0]["judge"], ci=False,
+                       breakdowns=False).metrics
+    _last = (key, metrics)
+    return metrics
+
+
+def _pooled(scores: list[SampleScore], num: str, den: str) -> float:
+    values = [s.score.value for s in scores if isinstance(s.score.value, dict)]
+    d = sum(float(v.get(den, 0)) for v in values)
+    return math.nan if d == 0 else sum(float(v.get(num, 0)) for v in values) / d
+
+
+def _single_metric(name: str) -> Metric:
+    num, den = SINGLE_RATIOS[name.replace("_", ".")]
+
+    def compute(scores: list[SampleScore]) -> float:
+        metrics = _proevent_metrics(scores)
+        if metrics is None:
+            return _pooled(scores, num, den)
+        single = metrics.get("single") or {}
+        if "_" in name:
+            op_type, which = name.split("_", 1)
+            return _nan((single.get(op_type) or {}).get(which))
+        return _nan(single.get(name))
+
+    return compute
+
+
+def _multi_metric(name: str) -> Metric:
+    num, den = MULTI_RATIOS[name]
+
+    def compute(scores: list[SampleScore]) -> float:
+        metrics = _proevent_metrics(scores)
+        if metrics is None:
+            return _pooled(scores, num, den)
+        return _nan((metrics.get("multi") or {}).get(name))
+
+    return compute
+
+
+@metric
+def fdr() -> Metric:
+    """False detection rate: questions without gold operations where the agent acted."""
+    return _single_metric("fdr")
+
+
+@metric
+def mnr() -> Metric:
+    """Missed need rate: questions with gold operations where the agent did nothing."""
+    return _single_metric("mnr")
+
+
+@metric
+def precision() -> Metric:
+    """Σ|P ∩ G| / Σ|P| over single-step questions."""
+    return _single_metric("precision")
+
+
+@metric
+def recall() -> Metric:
+    """Σ|P ∩ G| / Σ|G| over single-step questions."""
+    return _single_metric("recall")
+
+
+@metric
+def insert_precision() -> Metric:
+    return _single_metric("insert_precision")
+
+
+@metric
+def insert_recall() -> Metric:
+    return _single_metric("insert_recall")
+
+
+@metric
+def update_precision() -> Metric:
+    return _single_metric("update_precision")
+
+
+@metric
+def update_recall() -> Metric:
+    return _single_metric("update_recall")
+
+
+@metric
+def delete_precision() -> Metric:
+    return _single_metric("delete_precision")
+
+
+@metric
+def delete_recall() -> Metric:
+    return _single_metric("delete_recall")
+
+
+@metric
+def esr() -> Metric:
+    """Event success rate: target events right at every step, over target events."""
+    return _multi_metric("esr")
+
+
+@metric
+def tsr() -> Metric:
+    """Timetable success rate: cases whose timetable was right at every step."""
+    return _multi_metric("tsr")
+
+
+def single_metrics() -> list[Metric]:
+    return [fdr(), mnr(), precision(), recall(), insert_precision(), insert_recall(), update_precision(),
+            update_recall(), delete_precision(), delete_recall()]
+
+
+def multi_metrics() -> list[Metric]:
+    return [esr(), tsr()]
+
+
+__all__ = ["multi_counts", "multi_metrics", "proevent_epochs", "proevent_scorer", "single_counts",
+           "single_metrics"]

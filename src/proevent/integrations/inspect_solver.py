@@ -1,0 +1,164 @@
+"""The inspect_ai solver: proevent's own agents (prompts, parsing, repair) answering through
+inspect's model.
+
+:class:`InspectClient` gives inspect's active model the interface proevent's LLM agents expect
+(``await client.chat(messages) -> Completion``), so the very same :class:`~proevent.agents.llm.base.LLMAgent`
+code builds the prompt, parses the answer and sends the repair request. The answers are kept in
+the sample's store as proevent prediction lines (``proevent:lines``); in multi-step mode the
+agent's own timetable lives in the store too (``proevent:timetable``, ``proevent:max_id``) and each
+step starts from what the store holds.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    ModelOutput,
+    get_model,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from proevent.agents import create_agent, get_spec
+from proevent.io import Dataset, load_dataset
+from proevent.llm import Completion, UnsupportedFeature, split_reasoning
+from proevent.model import Event, Timetable, parse_ops
+from proevent.runner.core import answer
+
+LINES_KEY = "proevent:lines"
+TIMETABLE_KEY = "proevent:timetable"
+MAX_ID_KEY = "proevent:max_id"
+
+
+@lru_cache(maxsize=8)
+def cached_dataset(path: str) -> Dataset:
+    """Datasets are loaded once per process (tasks, solver and scorer share them)."""
+    return load_dataset(Path(path))
+
+
+def _to_inspect(messages: list[dict[str, Any]]) -> list[ChatMessage]:
+    out: list[ChatMessage] = []
+    for m in messages:
+        role, content = m.get("role"), str(m.get("content") or "")
+        if role == "system":
+            out.append(ChatMessageSystem(content=content))
+        elif role == "assistant":
+            out.append(ChatMessageAssistant(content=content))
+        elif role == "user":
+            out.append(ChatMessageUser(content=content))
+        else:
+            raise ValueError(f"message role {role!r} is not supported through inspect")
+    return out
+
+
+def _reasoning(output: ModelOutput) -> str | None:
+    if not output.choices:
+        return None
+    content = output.choices[0].message.content
+    if isinstance(content, str):
+        return None
+    parts = [getattr(c, "reasoning", None) for c in content if getattr(c, "type", None) == "reasoning"]
+    return "\n\n".join(p for p in parts if p) or None
+
+
+class InspectClient:
+    """proevent's LLM client interface on top of inspect's active model (``get_model()``)."""
+
+    def __init__(self) -> None:
+        self.model = get_model()
+
+    async def chat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        json_mode: bool | None = None,
+        repeat: int = 0,
+    ) -> Completion:
+        if tools:
+            raise UnsupportedFeature("tools", "tool calls are not routed through the inspect solver")
+        start = time.perf_counter()
+        output = await self.model.generate(_to_inspect(messages))
+        latency = output.time if output.time is not None else time.perf_counter() - start
+        raw = output.completion or ""
+        text, think = split_reasoning(raw)
+        extra = _reasoning(output)
+        reasoning = f"{extra}\n\n{think}" if extra and think else (extra or think)
+        usage = output.usage
+        return Completion(
+            text=text, raw=raw, reasoning=reasoning, message={"role": "assistant", "content": raw},
+            prompt_tokens=usage.input_tokens if usage else 0, completion_tokens=usage.output_tokens if usage else 0,
+            cost_usd=None, latency_s=latency, cached=False,
+        )
+
+
+def build_agent(name: str, dataset: Dataset, options: dict[str, Any] | None = None) -> Any:
+    """A proevent agent by registry name; LLM agents talk to inspect's model."""
+    spec = get_spec(name)
+    kwargs: dict[str, Any] = dict(options or {})
+    if spec.needs_llm:
+        kwargs["client"] = InspectClient()
+    if spec.needs_gold:
+        kwargs["dataset"] = dataset
+    return create_agent(name, **kwargs)
+
+
+def _record(state: TaskState, line: dict[str, Any]) -> None:
+    lines = list(state.store.get(LINES_KEY, []))
+    lines.append(line)
+    state.store.set(LINES_KEY, lines)
+    shown = line.get("raw") or (f"error: {line['error']}" if line.get("error") else str(line.get("ops")))
+    state.messages.append(ChatMessageAssistant(content=f"[step {line['t']}] {shown}"))
+    state.output = ModelOutput.from_content(model=str(state.model), content=line.get("raw") or "")
+
+
+@solver
+def proevent_agent(
+    dataset: str,
+    agent: str = "plain",
+    context_messages: int = 20,
+    agent_options: dict[str, Any] | None = None,
+) -> Solver:
+    """Answer a proevent sample with a proevent agent.
+
+    A ``single`` sample (one question) gets the gold S_{t-1}; a ``multi`` sample (one case) runs
+    every step on the agent's own timetable, kept in the store between steps.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        ds = cached_dataset(dataset)
+        the_agent = build_agent(agent, ds, agent_options)
+        case = ds.case(state.metadata["case_id"])
+        repeat = state.epoch - 1
+        if state.metadata["mode"] == "single":
+            t = int(state.metadata["t"])
+            before = case.initial_timetable if t == 1 else case.steps[t - 2].gold_timetable
+            line = await answer(the_agent, case, t, Timetable(before), mode="single", repeat=repeat,
+                                context_messages=context_messages)
+            _record(state, line.model_dump(mode="json"))
+            return state
+        state.store.set(TIMETABLE_KEY, [e.model_dump(mode="json") for e in case.initial_timetable])
+        state.store.set(MAX_ID_KEY, Timetable(case.initial_timetable).max_id)
+        for step in case.steps:
+            own = Timetable([Event.model_validate(e) for e in state.store.get(TIMETABLE_KEY)],
+                            max_id=state.store.get(MAX_ID_KEY))
+            line = await answer(the_agent, case, step.t, own, mode="multi", repeat=repeat,
+                                context_messages=context_messages)
+            own = own.apply(parse_ops(line.ops)).timetable
+            state.store.set(TIMETABLE_KEY, [e.model_dump(mode="json") for e in own])
+            state.store.set(MAX_ID_KEY, own.max_id)
+            _record(state, line.model_dump(mode="json"))
+        return state
+
+    return solve
+
+
+__all__ = ["LINES_KEY", "MAX_ID_KEY", "TIMETABLE_KEY", "InspectClient", "build_agent", "cached_dataset",
+           "proevent_agent"]
