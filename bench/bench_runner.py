@@ -91,19 +91,24 @@ def prompt_tokens(ds: Dataset) -> None:
         return sum(len(enc.encode(m["content"])) for m in messages)
 
     rows: dict[str, list[int]] = {s: [] for s in ("plain", "proactive", "procot", "tools", "full history")}
+    chat_part: dict[str, list[int]] = {"observation": [], "full history": []}
     for case in ds.cases:
         for step in case.steps:
             before = case.initial_timetable if step.t == 1 else case.steps[step.t - 2].gold_timetable
             obs = build_observation(case, step.t, Timetable(before), mode="single")
             for s in ("plain", "proactive", "procot", "tools"):
                 rows[s].append(count(build_messages(s, obs)))
-            full = build_messages("plain", full_history_observation(obs, ds))
-            rows["full history"].append(count(full))
+            full_obs = full_history_observation(obs, ds)
+            rows["full history"].append(count(build_messages("plain", full_obs)))
+            chat_part["observation"].append(len(enc.encode(render_chats(obs))))
+            chat_part["full history"].append(len(enc.encode(render_chats(full_obs))))
     base = mean(rows["full history"])
     print(f"\nmean prompt tokens per question (o200k, {len(rows['plain'])} questions, context K=20):")
     for name, values in rows.items():
         print(f"  {name:<13} {mean(values):8.0f}   {mean(values) / base:5.2f} of full history")
-    _ = render_chats  # the same renderer serves both prompts
+    obs_part, full_part = mean(chat_part["observation"]), mean(chat_part["full history"])
+    print(f"  messages part only: {obs_part:.0f} vs {full_part:.0f} tokens = {obs_part / full_part:.2f} "
+          "(the rest is instructions and the timetable, the same in both)")
 
 
 def main() -> None:
