@@ -73,6 +73,7 @@ class EventRow:
     description: str
     changed: set[str] = field(default_factory=set)
     status: str = ""
+    when: str = ""
 
 
 def event_row(ev: Event, status: str = "", changed: set[str] | None = None) -> EventRow:
@@ -85,7 +86,17 @@ def event_row(ev: Event, status: str = "", changed: set[str] | None = None) -> E
         description=ev.description or "",
         changed=changed or set(),
         status=status,
+        when=format_span(ev.start, ev.end),
     )
+
+
+def format_span(start: str | None, end: str | None) -> str:
+    """``2026-03-14 09:00–13:00`` on one day, else both ends in full; ``?`` for an unknown end."""
+    if start is not None and end is not None and len(start) == len(end) == 16 and start[:10] == end[:10]:
+        return f"{format_when(start)}–{end[11:]}"
+    if start is not None and start == end:
+        return format_when(start)
+    return f"{format_when(start)} → {format_when(end)}"
 
 
 def timetable_rows(before: list[Event], after: list[Event]) -> tuple[list[EventRow], list[EventRow]]:

@@ -68,7 +68,7 @@ class CaseFilter:
     def active(self) -> bool:
         return any(getattr(self, k) not in ("", None) for k in FILTER_KEYS)
 
-    def matches(self, case: Case, runs: Sequence[RunView]) -> bool:
+    def matches(self, case: Case, runs: Sequence[RunView], texts: dict[str, str] | None = None) -> bool:
         if self.category and meta_value(case, "category") != self.category:
             return False
         if self.turns and meta_value(case, "negotiation_turns") != self.turns:
@@ -83,10 +83,19 @@ class CaseFilter:
                 return False
             if self.error and self.error not in view.categories.get(case.case_id, {}):
                 return False
-        return not self.q or matches_search(case, self.q)
+        if not self.q:
+            return True
+        if texts is None:
+            return matches_search(case, self.q)
+        hay = texts.get(case.case_id)
+        if hay is None:
+            hay = texts[case.case_id] = search_text(case)
+        return all(word in hay for word in self.q.casefold().split())
 
-    def apply(self, cases: Sequence[Case], runs: Sequence[RunView]) -> list[Case]:
-        return [c for c in cases if self.matches(c, runs)]
+    def apply(self, cases: Sequence[Case], runs: Sequence[RunView],
+              texts: dict[str, str] | None = None) -> list[Case]:
+        """The cases that pass; ``texts`` caches each case's search text across requests."""
+        return [c for c in cases if self.matches(c, runs, texts)]
 
 
 def matches_search(case: Case, query: str) -> bool:

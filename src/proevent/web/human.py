@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from proevent import __version__
+from proevent.agents.protocol import build_observation
 from proevent.io import (
     Dataset,
     FormatError,
@@ -106,23 +107,13 @@ def sample_cases(dataset: Dataset, n: int | None, seed: int) -> list[Case]:
 
 
 def observation(case: Case, t: int, timetable: list[Event], context: int) -> Observation:
-    """The observation of step ``t``: new messages grouped by chat plus up to ``context`` earlier ones."""
-    step = case.steps[t - 1]
-    earlier: dict[str, list[Message]] = {}
-    for s in case.steps[: t - 1]:
-        for m in s.messages:
-            earlier.setdefault(m.chat_id, []).append(m)
-    chats = []
-    by_id = {c.chat_id: c for c in case.chats}
-    new_by_chat: dict[str, list[Message]] = {}
-    for m in sorted(step.messages, key=lambda m: m.time):
-        new_by_chat.setdefault(m.chat_id, []).append(m)
-    for chat_id, new in new_by_chat.items():
-        chat = by_id.get(chat_id)
-        ctx = earlier.get(chat_id, [])[-context:] if context else []
-        chats.append(ChatView(chat_id, chat.name if chat else chat_id, chat.type if chat else "group",
-                              list(chat.members) if chat else [], ctx, new))
-    return Observation(case.user, step.end, step.start, timetable, chats, case.people())
+    """The observation of step ``t``, built by the agents' own :func:`build_observation`, so the
+    person sees exactly what an agent sees: new messages grouped by chat, up to ``context``
+    earlier messages of those chats, the timetable and the time."""
+    obs = build_observation(case, t, Timetable(timetable), mode="single", context_messages=context)
+    chats = [ChatView(u.chat.chat_id, u.chat.name, u.chat.type, list(u.chat.members), list(u.context),
+                      list(u.new)) for u in obs.chats]
+    return Observation(obs.user, obs.now, obs.window_start, timetable, chats, case.people())
 
 
 class HumanSession:

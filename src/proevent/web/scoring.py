@@ -50,7 +50,8 @@ class RunView:
         if self.run is None:
             return self.name
         m = self.run.manifest
-        return f"{self.name} ({m.agent}{' · ' + m.model if m.model else ''})"
+        what = m.agent + (f" · {m.model}" if m.model else "")
+        return self.name if what == self.name else f"{self.name} ({what})"
 
     def multi_ops(self, case_id: str, t: int) -> list[Any] | None:
         """The raw operations the run emitted at step ``t`` of a case in multi-step mode."""

@@ -27,7 +27,7 @@ router = APIRouter()
 def case_list(request: Request) -> HTMLResponse:
     state = get_state(request)
     flt = CaseFilter.from_query(request.query_params, state.runs)
-    cases = flt.apply(state.dataset.cases, state.runs)
+    cases = flt.apply(state.dataset.cases, state.runs, state.search_texts)
     rows = [case_summary(state, c) for c in cases]
     return state.render(
         request, "index.html", rows=rows, filter=flt, facets=facet_values(state.dataset.cases, state.runs),
@@ -70,7 +70,7 @@ def render_case(request: Request, case_id: str, form_error: str | None = None,
     t = int(t_raw) if t_raw.isdigit() else 1
     t = min(max(t, 1), len(case.steps)) if case.steps else 0
     flt = CaseFilter.from_query(query, state.runs)
-    listed = flt.apply(state.dataset.cases, state.runs)
+    listed = flt.apply(state.dataset.cases, state.runs, state.search_texts)
     ids = [c.case_id for c in listed]
     pos = ids.index(case_id) if case_id in ids else None
     prev_case = ids[pos - 1] if pos is not None and pos > 0 else None
