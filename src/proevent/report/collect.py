@@ -92,20 +92,24 @@ def check_same_dataset(runs: Sequence[Run], *, allow_mixed: bool = False) -> Non
         )
 
 
-def _manifest_sha(folder: Path) -> str | None:
+def _manifest_key(folder: Path) -> tuple[str, str, str] | None:
+    """(name, version, cases checksum) from a folder's ``dataset.json`` without reading the cases."""
     try:
         data = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    sha = (data.get("sha256") or {}).get(CASES_FILE) if isinstance(data, dict) else None
-    return sha if isinstance(sha, str) else None
+    if not isinstance(data, dict):
+        return None
+    sha = (data.get("sha256") or {}).get(CASES_FILE)
+    return (str(data.get("name")), str(data.get("version")), sha) if isinstance(sha, str) else None
 
 
 def locate_dataset(run_path: Path, manifest: RunManifest) -> Path | None:
     """Where the dataset of a run is, when it was not given: ``run.json``'s ``dataset.path`` (an
     extra field, relative to the run folder or absolute), else a dataset folder with the run's
-    checksum next to the run, next to its parent, or inside either of them (one level down)."""
-    want = manifest.dataset.sha256
+    dataset name, version and checksum in the run folder, its parent or grandparent, or one level
+    inside any of them. (``load_dataset`` then verifies the checksum of ``cases.jsonl``.)"""
+    want = dataset_key(manifest)
     recorded = getattr(manifest.dataset, "path", None)
     candidates: list[Path] = []
     if isinstance(recorded, str) and recorded:
@@ -116,7 +120,7 @@ def locate_dataset(run_path: Path, manifest: RunManifest) -> Path | None:
         if base.is_dir():
             candidates += sorted(d for d in base.iterdir() if d.is_dir() and d != run_path)
     for cand in candidates:
-        if (cand / MANIFEST_FILE).is_file() and (cand / CASES_FILE).is_file() and _manifest_sha(cand) == want:
+        if (cand / MANIFEST_FILE).is_file() and (cand / CASES_FILE).is_file() and _manifest_key(cand) == want:
             return cand
     return None
 
@@ -164,9 +168,9 @@ def load_scored_runs(
     runs = [load_run(p) for p in paths]
     check_same_dataset(runs, allow_mixed=allow_mixed)
     given = dataset if isinstance(dataset, Dataset) or dataset is None else load_dataset(dataset)
-    cache: dict[str, Dataset] = {}
+    cache: dict[tuple[str, str, str], Dataset] = {}
     if given is not None:
-        cache[given.sha256] = given
+        cache[(given.manifest.name, given.manifest.version, given.sha256)] = given
     out: list[ScoredRun] = []
     labels = unique_labels(paths, [r.manifest for r in runs])
     for path, run, label in zip(paths, runs, labels):
@@ -178,10 +182,13 @@ def load_scored_runs(
     return out
 
 
-def _dataset_for(path: Path, run: Run, given: Dataset | None, cache: dict[str, Dataset], allow_mixed: bool) -> Dataset:
-    want = run.manifest.dataset.sha256
-    if want in cache:
-        return cache[want]
+def _dataset_for(
+    path: Path, run: Run, given: Dataset | None, cache: dict[tuple[str, str, str], Dataset], allow_mixed: bool
+) -> Dataset:
+    key = dataset_key(run.manifest)
+    want = key[2]
+    if key in cache:
+        return cache[key]
     if given is not None and not allow_mixed:
         ref = run.manifest.dataset
         raise ValueError(
@@ -195,7 +202,7 @@ def _dataset_for(path: Path, run: Run, given: Dataset | None, cache: dict[str, D
             f"{path}: cannot find its dataset {ref.name} {ref.version} (sha256 {want[:12]}); pass --dataset PATH"
         )
     ds = load_dataset(found)
-    cache[ds.sha256] = ds
+    cache[key] = ds
     return ds
 
 

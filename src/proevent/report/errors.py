@@ -102,7 +102,8 @@ def categorize(
     candidates: list[tuple[int, int, int, str, str]] = []
     for i in up:
         for j in ug:
-            found = _diagnose(q.pred[i], q.gold[j], i in invalid, comp, before, after, case.user)
+            reason = q.invalid_reasons.get(i, "cannot be applied") if i in invalid else None
+            found = _diagnose(q.pred[i], q.gold[j], reason, comp, before, after, case.user)
             if found is not None:
                 affinity, category, detail = found
                 candidates.append((-affinity, i, j, category, detail))
@@ -151,20 +152,21 @@ def _item_factory(q: QuestionScore):
 def _diagnose(
     p: AnyOp,
     g: AnyOp,
-    p_invalid: bool,
+    p_invalid: str | None,
     comp: Comparator,
     before: dict[str, Event],
     after: dict[str, Event],
     user: str,
 ) -> tuple[int, str, str] | None:
-    """(affinity, category, detail) when ``p`` and ``g`` plainly concern the same change, else ``None``."""
-    if p_invalid or isinstance(p, InvalidOp):
+    """(affinity, category, detail) when ``p`` and ``g`` plainly concern the same change, else ``None``.
+
+    ``p_invalid`` is why ``p`` cannot be applied, or ``None`` when it can."""
+    if p_invalid is not None or isinstance(p, InvalidOp):
         if p.op != g.op:
             return None
         same_id = isinstance(p, InvalidOp) and isinstance(p.raw, dict) and p.raw.get("id") == getattr(g, "id", 0)
         same_id = same_id or (not isinstance(p, InvalidOp) and getattr(p, "id", None) == getattr(g, "id", 0))
-        reason = p.reason if isinstance(p, InvalidOp) else "cannot be applied"
-        return 1 + same_id, "invalid_operation", f"cannot be applied ({reason})"
+        return 1 + same_id, "invalid_operation", f"cannot be applied: {p_invalid or getattr(p, 'reason', '')}"
     if isinstance(g, InvalidOp):  # gold is always valid; be defensive
         return None
     if isinstance(p, UpdateOp) and isinstance(g, UpdateOp):

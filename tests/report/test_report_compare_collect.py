@@ -1,0 +1,121 @@
+"""Paired bootstrap comparison; finding datasets; refusing mixed dataset versions."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from fixtures import FLAWED_RUN, PERFECT_RUN, TINY, load_example_run, load_tiny
+from proevent.evaluate import evaluate
+from proevent.report.collect import MixedDatasetsError, load_scored_runs, locate_dataset, unique_labels
+from proevent.report.compare import compare_results
+from proevent.report.rows import case_rows, resample_weights, resampled_ratios
+
+
+def test_compare_run_with_itself_is_zero_everywhere():
+    ds = load_tiny()
+    res = evaluate(ds, load_example_run("flawed"), ci=False)
+    cmp = compare_results(ds, res, res, n_boot=300)
+    assert cmp.disagreements == []
+    for d in cmp.metrics:
+        if d.diff is not None:
+            assert d.diff == 0 and d.ci == (0.0, 0.0) and d.p_value == 1.0
+
+
+def test_compare_perfect_and_flawed():
+    ds = load_tiny()
+    a = evaluate(ds, load_example_run("perfect"), ci=False)
+    b = evaluate(ds, load_example_run("flawed"), ci=False)
+    cmp = compare_results(ds, a, b, n_boot=500, seed=3)
+    by = {d.key: d for d in cmp.metrics}
+    assert by["single.recall"].diff == pytest.approx(1 - 8 / 13)
+    assert by["multi.esr"].diff == pytest.approx(1 - 7 / 9)
+    assert by["single.fdr"].diff == pytest.approx(0 - 2 / 3)
+    for d in cmp.metrics:
+        if d.ci is not None:
+            assert d.ci[0] <= d.diff + 1e-9 and d.diff - 1e-9 <= d.ci[1]
+            assert 0 < d.p_value <= 1
+    # recall: the perfect run is better in every resample, so the shifted test rejects
+    assert by["single.recall"].ci[0] > 0
+    # hand-checked against examples/README.md: the flawed run is wrong somewhere in every case
+    # except tiny-05's multi-step ESR, and tiny-01/tiny-02 keep TSR
+    dis = {d.case_id: d for d in cmp.disagreements}
+    assert list(dis) == ["tiny-01", "tiny-02", "tiny-03", "tiny-04", "tiny-05"]
+    assert dis["tiny-01"].single_steps == [(2, True, False), (3, True, False)]
+    assert dis["tiny-01"].tsr is None and dis["tiny-01"].esr is None
+    assert dis["tiny-03"].tsr == (True, False) and dis["tiny-03"].esr == (2, 1, 2)
+    assert dis["tiny-05"].single_steps == [(2, True, False)] and dis["tiny-05"].esr is None
+
+
+def test_paired_resamples_match_a_manual_computation():
+    ds = load_tiny()
+    rows = case_rows(ds, evaluate(ds, load_example_run("flawed"), ci=False))
+    w = resample_weights(5, 4, seed=1)
+    assert w.shape == (4, 5) and (w.sum(axis=1) == 5).all()
+    vals = resampled_ratios(rows, w)["single.recall"]
+    for k in range(4):
+        idx = np.repeat(np.arange(5), w[k])
+        assert vals[k] == pytest.approx(rows.ratios(idx)["single.recall"])
+
+
+def _copy_run(src, dest, **dataset_changes):
+    shutil.copytree(src, dest)
+    manifest = json.loads((dest / "run.json").read_text())
+    manifest["dataset"].update(dataset_changes)
+    (dest / "run.json").write_text(json.dumps(manifest))
+    return dest
+
+
+def test_mixed_dataset_versions_are_refused(tmp_path):
+    other = _copy_run(FLAWED_RUN, tmp_path / "flawed-v2", version="2.0.0")
+    with pytest.raises(MixedDatasetsError, match="different datasets") as err:
+        load_scored_runs([PERFECT_RUN, other], dataset=TINY)
+    assert "flawed-v2: proevent-tiny 2.0.0" in str(err.value)
+
+
+def test_allow_mixed_scores_each_run_on_its_own_dataset(tmp_path):
+    ds_copy = tmp_path / "tiny-copy"
+    shutil.copytree(TINY, ds_copy)
+    manifest = json.loads((ds_copy / "dataset.json").read_text())
+    manifest["version"] = "2.0.0"
+    (ds_copy / "dataset.json").write_text(json.dumps(manifest))
+    other = _copy_run(FLAWED_RUN, tmp_path / "runs" / "flawed-v2", version="2.0.0")
+    with pytest.raises(MixedDatasetsError):
+        load_scored_runs([PERFECT_RUN, other], dataset=TINY)
+    runs = load_scored_runs([PERFECT_RUN, other], dataset=TINY, allow_mixed=True, n_boot=50)
+    assert runs[1].dataset.path == ds_copy and runs[1].dataset.manifest.version == "2.0.0"
+    assert runs[1].result.metrics["single"]["recall"] == 8 / 13
+
+
+def test_dataset_given_must_be_the_runs(tmp_path):
+    other = _copy_run(FLAWED_RUN, tmp_path / "flawed", sha256="0" * 64)
+    with pytest.raises(ValueError, match="not on the dataset given"):
+        load_scored_runs([other], dataset=TINY)
+    with pytest.raises(FileNotFoundError, match="pass --dataset"):
+        load_scored_runs([other])
+
+
+def test_locate_dataset_next_to_the_run_or_by_recorded_path(tmp_path):
+    shutil.copytree(TINY, tmp_path / "exp" / "dataset")
+    run = _copy_run(FLAWED_RUN, tmp_path / "exp" / "runs" / "flawed")
+    assert locate_dataset(run, load_scored_runs([FLAWED_RUN], dataset=TINY, n_boot=0)[0].manifest) == (
+        tmp_path / "exp" / "dataset"
+    )
+    far = tmp_path / "elsewhere" / "a" / "b" / "run"
+    shutil.copytree(FLAWED_RUN, far)
+    manifest = json.loads((far / "run.json").read_text())
+    manifest["dataset"]["path"] = str(tmp_path / "exp" / "dataset")
+    (far / "run.json").write_text(json.dumps(manifest))
+    [scored] = load_scored_runs([far], n_boot=0)
+    assert scored.dataset.path == tmp_path / "exp" / "dataset"
+
+
+def test_unique_labels(tmp_path):
+    from proevent.model import RunManifest
+
+    m = RunManifest.model_validate(json.loads((FLAWED_RUN / "run.json").read_text()))
+    paths = [tmp_path / "a" / "run", tmp_path / "b" / "run", tmp_path / "c"]
+    assert unique_labels(paths, [m, m, m]) == ["a/run", "b/run", f"{tmp_path.name}/c"]
