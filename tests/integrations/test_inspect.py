@@ -1,0 +1,191 @@
+"""inspect_ai tasks: proevent's agents as solver, proevent's evaluator as scorer; same numbers."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("inspect_ai")
+from inspect_ai import eval as inspect_eval  # noqa: E402
+from inspect_ai.log import read_eval_log, write_eval_log  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from fixtures import TINY, load_example_run, load_tiny  # noqa: E402
+from proevent.cli import app  # noqa: E402
+from proevent.evaluate import evaluate  # noqa: E402
+from proevent.integrations import inspect_tasks  # noqa: E402
+from proevent.integrations.ics_run import agent_timetable  # noqa: E402
+from proevent.integrations.inspect_log import InspectLogError, import_inspect_logs  # noqa: E402
+from proevent.integrations.inspect_tasks import proevent_multi, proevent_single  # noqa: E402
+from proevent.io import load_run  # noqa: E402
+
+from .inspect_script import ScriptedAnswers  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SINGLE_KEYS = ("fdr", "mnr", "precision", "recall")
+TYPED = ("insert", "update", "delete")
+
+# examples/README.md, run `flawed`, computed by hand
+FLAWED_EXACT = {"fdr": 2 / 3, "mnr": 1 / 11, "precision": 7 / 16, "recall": 7 / 13,
+                "insert_precision": 5 / 7, "insert_recall": 1.0, "update_precision": 1 / 6, "update_recall": 1 / 6,
+                "delete_precision": 0.5, "delete_recall": 0.5, "esr": 6 / 9, "tsr": 2 / 5}
+FLAWED_FUZZY = {**FLAWED_EXACT, "precision": 0.5, "recall": 8 / 13, "update_precision": 1 / 3,
+                "update_recall": 1 / 3, "esr": 7 / 9}
+
+
+def _run_mock(task, mode: str, runs: list[str], log_dir: Path, *, judge: str = "fuzzy", epochs: int = 1):
+    script = ScriptedAnswers(load_tiny(), [load_example_run(r) for r in runs], mode)
+    logs = inspect_eval(task(dataset=str(TINY), judge=judge), model="mockllm/model",
+                        model_args={"custom_outputs": script.mockllm}, log_dir=str(log_dir), display="none",
+                        epochs=epochs)
+    assert logs[0].status == "success", logs[0].error
+    return logs[0]
+
+
+def _reported(log) -> dict[str, float]:
+    return {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+
+
+def _flat(metrics: dict) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    if metrics["single"]:
+        out.update({k: metrics["single"][k] for k in SINGLE_KEYS})
+        out.update({f"{t}_{w}": metrics["single"][t][w] for t in TYPED for w in ("precision", "recall")})
+    if metrics["multi"]:
+        out.update({"esr": metrics["multi"]["esr"], "tsr": metrics["multi"]["tsr"]})
+    return out
+
+
+def _assert_same(reported: dict[str, float], expected: dict[str, float | None]) -> None:
+    assert set(reported) == set(expected)
+    for key, value in expected.items():
+        if value is None:
+            assert math.isnan(reported[key]), key
+        else:
+            assert reported[key] == pytest.approx(value, abs=1e-12), key
+
+
+@pytest.mark.parametrize(("judge", "expected"), [("exact", FLAWED_EXACT), ("fuzzy", FLAWED_FUZZY)])
+def test_mockllm_reports_the_hand_computed_metrics_and_import_matches(tmp_path: Path, judge, expected) -> None:
+    single = _run_mock(proevent_single, "single", ["flawed"], tmp_path / "logs", judge=judge)
+    multi = _run_mock(proevent_multi, "multi", ["flawed"], tmp_path / "logs", judge=judge)
+    _assert_same({**_reported(single), **_reported(multi)}, expected)
+    summary = import_inspect_logs([single.location, multi.location], tmp_path / "run")
+    assert (summary.samples, summary.lines, summary.warnings) == (14 + 5, 14 + 14, [])
+    run = load_run(tmp_path / "run")
+    assert run.manifest.model == "mockllm/model" and run.manifest.agent == "plain"
+    assert run.manifest.dataset.sha256 == load_tiny().sha256
+    metrics = evaluate(load_tiny(), run, judge=judge, ci=False).metrics
+    _assert_same({**_reported(single), **_reported(multi)}, _flat(metrics))
+    assert metrics["single"]["questions"] == 14 and metrics["multi"]["cases"] == 5
+
+
+def test_multi_keeps_the_agents_own_timetable_in_the_store(tmp_path: Path) -> None:
+    log = _run_mock(proevent_multi, "multi", ["flawed"], tmp_path)
+    flawed = load_example_run("flawed")
+    for sample in log.samples:
+        expected = agent_timetable(load_tiny().case(sample.id), flawed).timetable
+        assert sample.store["proevent:timetable"] == [e.model_dump(mode="json") for e in expected]
+        assert sample.store["proevent:max_id"] == expected.max_id
+        assert [line["t"] for line in sample.store["proevent:lines"]] == list(range(1, len(expected_steps(sample)) + 1))
+    tiny01 = next(s for s in log.samples if s.id == "tiny-01")
+    assert [e["id"] for e in tiny01.store["proevent:timetable"]] == ["e1", "e2", "e3"]  # e2 = Lunch (own ids)
+
+
+def expected_steps(sample) -> list:
+    return load_tiny().case(sample.id).steps
+
+
+def test_epochs_are_repeats_scored_per_repeat(tmp_path: Path) -> None:
+    """Two epochs answered differently (flawed, then perfect): every metric is the mean over the
+    repeats, as `proevent evaluate` computes it — precision included, whose denominator differs
+    between the repeats (a pooled ratio would not give it)."""
+    single = _run_mock(proevent_single, "single", ["flawed", "perfect"], tmp_path / "logs", epochs=2)
+    multi = _run_mock(proevent_multi, "multi", ["flawed", "perfect"], tmp_path / "logs", epochs=2)
+    import_inspect_logs([single.location, multi.location], tmp_path / "run")
+    run = load_run(tmp_path / "run")
+    assert run.repeats("single") == [0, 1] and run.repeats("multi") == [0, 1]
+    metrics = evaluate(load_tiny(), run, judge="fuzzy", ci=False).metrics
+    reported = {**_reported(single), **_reported(multi)}
+    _assert_same(reported, _flat(metrics))
+    # mean of flawed (0.5) and perfect (1.0); pooled would be (8 + 13) / (16 + 13)
+    assert reported["precision"] == pytest.approx(0.75)
+
+
+def test_task_as_a_file_path(tmp_path: Path) -> None:
+    script = ScriptedAnswers(load_tiny(), [load_example_run("perfect")], "multi")
+    path = Path(inspect_tasks.__file__)
+    logs = inspect_eval(f"{path}@proevent_multi", task_args={"dataset": str(TINY), "cases": "tiny-01,tiny-03"},
+                        model="mockllm/model", model_args={"custom_outputs": script.mockllm},
+                        log_dir=str(tmp_path), display="none")
+    assert logs[0].status == "success"
+    assert sorted(s.id for s in logs[0].samples) == ["tiny-01", "tiny-03"]
+    assert _reported(logs[0]) == {"esr": 1.0, "tsr": 1.0}
+
+
+def test_failed_log_status_is_warned_or_refused(tmp_path: Path) -> None:
+    from inspect_ai.log import EvalError
+
+    log = _run_mock(proevent_single, "single", ["perfect"], tmp_path)
+    log.status = "error"
+    log.error = EvalError(message="model quota exhausted", traceback="", traceback_ansi="")
+    log.samples = log.samples[:3]
+    broken = tmp_path / "broken.eval"
+    write_eval_log(log, str(broken))
+    with pytest.raises(InspectLogError, match="status error: model quota exhausted"):
+        import_inspect_logs([broken], tmp_path / "strict", strict=True)
+    summary = import_inspect_logs([broken], tmp_path / "lenient")
+    assert summary.lines == 3 and "status error" in summary.warnings[0]
+    runner = CliRunner()
+    res = runner.invoke(app, ["import-inspect", str(broken), "--out", str(tmp_path / "cli"), "--strict"])
+    assert res.exit_code == 1 and "model quota exhausted" in res.output
+
+
+def test_not_a_proevent_log(tmp_path: Path) -> None:
+    (tmp_path / "x.eval").write_text("nope", encoding="utf-8")
+    with pytest.raises(InspectLogError, match="not an inspect log"):
+        import_inspect_logs([tmp_path / "x.eval"], tmp_path / "run")
+    with pytest.raises(FileNotFoundError):
+        import_inspect_logs([tmp_path / "missing.eval"], tmp_path / "run")
+
+
+@pytest.mark.slow
+def test_inspect_cli_with_the_scripted_openai_server(tmp_path: Path, scripted_server) -> None:
+    """`inspect eval proevent/proevent_single` (the entry point) against a real HTTP server on
+    127.0.0.1; inspect exits 0 whatever happened, so the log's status is checked."""
+    script = ScriptedAnswers(load_tiny(), [load_example_run("flawed")], "single")
+    scripted_server.default = script.server_reply
+    env = {**os.environ, "SCRIPTED_API_KEY": "test-key", "SCRIPTED_BASE_URL": scripted_server.base_url,
+           "INSPECT_LOG_DIR": str(tmp_path / "logs")}
+    inspect_bin = Path(sys.executable).with_name("inspect")
+    out = subprocess.run(
+        [str(inspect_bin), "eval", "proevent/proevent_single", "-T", f"dataset={TINY}", "-T", "judge=exact",
+         "--model", "openai-api/scripted/test-model", "--display", "plain", "--max-retries", "0",
+         "--log-format", "json"],
+        env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    logs = sorted((tmp_path / "logs").glob("*.json"))
+    assert len(logs) == 1
+    log = read_eval_log(str(logs[0]))
+    assert log.status == "success", log.error
+    assert log.eval.task == "proevent/proevent_single"
+    reported = _reported(log)
+    _assert_same(reported, {k: v for k, v in FLAWED_EXACT.items() if k not in ("esr", "tsr")})
+    assert len(scripted_server.requests) >= 14
+    assert all(r["model"] == "test-model" for r in scripted_server.requests)
+    res = CliRunner().invoke(app, ["import-inspect", str(logs[0]), "--out", str(tmp_path / "run")])
+    assert res.exit_code == 0, res.output
+    run = load_run(tmp_path / "run")
+    line = run.lines[("tiny-01", "single", 1, 0)]
+    assert line.usage is not None and (line.usage.prompt_tokens, line.usage.completion_tokens) == (120, 12)
+    metrics = evaluate(load_tiny(), run, judge="exact", ci=False).metrics
+    _assert_same(reported, _flat(metrics))
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["source"]["inspect"][0]["status"] == "success"
