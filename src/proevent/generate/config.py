@@ -75,8 +75,8 @@ class StyleConfig(BaseModel):
     greeting: float = Field(default=0.35, ge=0, le=1)
 
 
-class LLMConfig(BaseModel):
-    """The ``llm`` realiser: an OpenAI-compatible chat-completions endpoint."""
+class LLMRealizerConfig(BaseModel):
+    """The ``llm`` realiser: an OpenAI-compatible chat-completions endpoint (key from the environment)."""
 
     model_config = _STRICT
     model: str = "gpt-oss-120b"
@@ -87,6 +87,7 @@ class LLMConfig(BaseModel):
     retries: int = Field(default=2, ge=0, le=10, description="new attempts after a reply fails the check")
     concurrency: int = Field(default=8, ge=1, le=256)
     timeout_s: float = 120.0
+    cache: bool = Field(default=True, description="reuse answers from proevent.llm's response cache")
 
 
 class GeneratorConfig(BaseModel):
@@ -121,7 +122,7 @@ class GeneratorConfig(BaseModel):
     )
     noise: NoiseConfig = Field(default_factory=NoiseConfig)
     style: StyleConfig = Field(default_factory=StyleConfig)
-    llm: LLMConfig = Field(default_factory=LLMConfig)
+    llm: LLMRealizerConfig = Field(default_factory=LLMRealizerConfig)
     max_attempts: int = Field(default=5, ge=1, description="tries per case before it is given up")
 
     @field_validator("atomic_ops", "attributes", "endings")

@@ -32,12 +32,15 @@ def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: ran
     if formal:
         forms = [f"{day} at {clock}", f"{day}, {clock}"] if not ranged else [f"{day}, {clock}", f"{day} {clock}"]
     else:
-        forms = [f"{day} {clock}", f"{day} at {clock}", f"{clock} {day}"]
+        time_first = f"{clock} {day}" if clock[-1].isalpha() else f"{clock} on {day}"
+        forms = [f"{day} {clock}", f"{day} at {clock}", time_first]
         if not ranged:
             forms.append(f"{day} @ {clock}")
         if end is not None and not ranged:
             forms = [f"{day} at {clock}"]
     text = rng.choice(forms)
+    if text.startswith(f"{day} {clock}") and day.split()[-1].lower() in MONTHS and clock[0].isdigit():
+        text = f"{day} at {clock}"  # "25 January 6 till 9pm" reads as January 6
     if end is not None and not ranged:
         text += f" until {day_words(end, at, formal, rng)} {rng.choice(time_phrases(*_hm(end), formal))}"
     return text
