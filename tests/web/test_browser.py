@@ -187,7 +187,11 @@ def test_human_mode_insert_delete_resume_and_score(page, dataset_dir: Path, tmp_
         # an update with a bad value is refused with a message naming the field
         page2.click("#submit-answer")  # pe-003 step 1 (a miss)
         page2.click("#box-update summary")
+        page2.select_option("#update-attribute", "location")  # only the fitting value field shows
+        assert page2.is_visible("#form-update input[name=value_text]")
+        assert not page2.is_visible("#form-update input[name=value_date]")
         page2.select_option("#update-attribute", "start")
+        assert not page2.is_visible("#form-update input[name=value_text]")
         page2.locator("#form-update input[name=value_time]").fill("10:00")
         page2.click("#form-update button[type=submit]")
         assert "start: a time of day needs a date" in page2.inner_text("#form-error")
