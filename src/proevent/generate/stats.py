@@ -15,6 +15,10 @@ def _hist(values: Iterable[Any]) -> dict[str, int]:
     return dict(sorted(c.items(), key=lambda kv: (len(kv[0]), kv[0])))
 
 
+def _ratio(texts: list[str]) -> float | None:
+    return round(len(set(texts)) / len(texts), 4) if texts else None
+
+
 def compute_stats(dataset: Any) -> dict[str, Any]:
     """Counts and distributions of a dataset (a :class:`~proevent.io.Dataset` or a list of cases)."""
     cases: list[Case] = list(dataset.cases if hasattr(dataset, "cases") else dataset)
@@ -60,6 +64,7 @@ def compute_stats(dataset: Any) -> dict[str, Any]:
         "messages": len(texts),
         "distinct_messages": len(set(texts)),
         "distinct_message_ratio": round(len(set(texts)) / len(texts), 4) if texts else None,
+        "distinct_long_message_ratio": _ratio([t for t in texts if len(t.split()) >= 6]),
         "mean_messages_per_case": round(len(texts) / len(cases), 2) if cases else None,
     }
 

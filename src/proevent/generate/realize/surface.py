@@ -49,7 +49,8 @@ def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: ran
 def ref_words(ref: EventState, historical: bool, shared: bool, at: datetime, formal: bool,
               rng: random.Random) -> str:
     """How a speaker points at an event of the user's timetable."""
-    desc = ref.description[0].lower() + ref.description[1:]
+    d0 = ref.description
+    desc = d0[0].lower() + d0[1:] if len(d0) > 1 and d0[1].islower() else d0  # "PT session" stays
     start = ref.start or ""
     if historical:
         d = date.fromisoformat(start[:10])

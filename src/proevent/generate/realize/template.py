@@ -116,7 +116,7 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
     if line.intent in ("ack", "accept", "reject") and line.addressee and rng.random() < 0.25:
         nick = ctx.nicknames.get(line.addressee, _first(line.addressee))
         text = f"{text.rstrip('.!')} {nick}" if rng.random() < 0.5 else f"{nick}, {text[0].lower()}{text[1:]}"
-    if line.intent in ("accept", "accept_later", "ack", "confirm") and rng.random() < 0.25:
+    if line.intent in ("accept", "accept_later", "confirm") and rng.random() < 0.25:
         text = f"{text} {rng.choice(lexicon().closers['formal' if formal else 'casual'])}"
     return re.sub(r"\s{2,}", " ", text).strip()
 
