@@ -67,6 +67,16 @@ def _error_runs(runs: Sequence[ScoredRun], summaries: Sequence[ErrorSummary]) ->
     return out
 
 
+def _most_varied(runs: Sequence[ScoredRun], summaries: Sequence[ErrorSummary]) -> str | None:
+    """The run whose errors spread over the most categories (shown opened on the page)."""
+    best, label = 0, None
+    for sr, s in zip(runs, summaries):
+        kinds = sum(1 for v in s.counts.values() if v)
+        if kinds > best:
+            best, label = kinds, sr.label
+    return label
+
+
 def render_html(
     *,
     runs: Sequence[ScoredRun],
@@ -115,5 +125,5 @@ def render_html(
         plots_skipped=plots_skipped,
         error_runs=_error_runs(runs, summaries),
         files=files,
-        first_with_errors=next((sr.label for sr, s in zip(runs, summaries) if s.total), None),
+        first_with_errors=_most_varied(runs, summaries),
     )
