@@ -189,3 +189,23 @@ def test_inspect_cli_with_the_scripted_openai_server(tmp_path: Path, scripted_se
     metrics = evaluate(load_tiny(), run, judge="exact", ci=False).metrics
     _assert_same(reported, _flat(metrics))
     assert json.loads((tmp_path / "run" / "run.json").read_text())["source"]["inspect"][0]["status"] == "success"
+
+
+def test_oracle_needs_no_model_and_scores_one(tmp_path: Path) -> None:
+    logs = inspect_eval([proevent_single(dataset=str(TINY), agent="oracle"),
+                         proevent_multi(dataset=str(TINY), agent="oracle")],
+                        model="mockllm/model", log_dir=str(tmp_path), display="none")
+    reported = {k: v for log in logs for k, v in _reported(log).items()}
+    assert all(log.status == "success" for log in logs)
+    assert reported.pop("fdr") == 0.0 and reported.pop("mnr") == 0.0
+    assert set(reported.values()) == {1.0}
+
+
+def test_tools_agent_falls_back_to_procot_through_inspect(tmp_path: Path) -> None:
+    script = ScriptedAnswers(load_tiny(), [load_example_run("perfect")], "single")
+    logs = inspect_eval(proevent_single(dataset=str(TINY), agent="tools", cases="tiny-02"), model="mockllm/model",
+                        model_args={"custom_outputs": script.mockllm}, log_dir=str(tmp_path), display="none")
+    assert logs[0].status == "success"
+    lines = [line for s in logs[0].samples for line in s.store["proevent:lines"]]
+    assert len(lines) == 3 and all(line.get("tools_fallback") for line in lines)
+    assert _reported(logs[0])["recall"] == 1.0
