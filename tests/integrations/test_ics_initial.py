@@ -131,4 +131,20 @@ def test_cli(tmp_path: Path, ics_file: Path) -> None:
     first = json.loads((out / "cases.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert first["initial_timetable"][0]["id"] == "ics-1"
     res = runner.invoke(app, ["ics-initial", str(TINY), str(ics_file), "--out", str(out), "--align", "month"])
-    assert res.exit_code == 1 and "--align must be one of none, week" in res.output
+    assert res.exit_code == 1 and "align must be one of none, week" in res.output
+
+
+def test_generate_with_initial_ics(tmp_path: Path, ics_file: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "gen"
+    res = runner.invoke(app, ["generate", "--cases", "3", "--out", str(out), "-q", "--initial-ics", str(ics_file),
+                              "--initial-ics-align", "week"])
+    assert res.exit_code == 0, res.output
+    ds = load_dataset(out)
+    assert ds.manifest.generator["initial_ics"]["align"] == "week"
+    for case in ds.cases:
+        assert [e.id for e in case.initial_timetable[:2]] == ["ics-1", "ics-2"]
+        assert all(s.gold_timetable[:2] == case.initial_timetable[:2] for s in case.steps)
+        assert case.initial_timetable[0].participants == [case.user]
+    res = runner.invoke(app, ["validate", str(out)])
+    assert res.exit_code == 0, res.output

@@ -7,11 +7,14 @@ install and ``proevent --help`` never need them.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from proevent.cli.common import app, console, fail, handle_errors
+
+if TYPE_CHECKING:
+    from proevent.io import Dataset
 
 export_app = typer.Typer(name="export", help="Export a dataset for other tools.", no_args_is_help=True)
 import_app = typer.Typer(name="import", help="Import a dataset exported for other tools.", no_args_is_help=True)
@@ -90,6 +93,24 @@ def export_run_calendars(
                       markup=False, highlight=False)
 
 
+def add_initial_ics(
+    dataset: Path,
+    ics_file: Path,
+    align: str,
+    *,
+    out: Path | None = None,
+    timezone: str | None = None,
+    overwrite: bool = False,
+) -> Dataset:
+    """What ``proevent generate --initial-ics`` and ``proevent ics-initial`` run (align checked here)."""
+    from proevent.integrations.ics_initial import ALIGNS, apply_initial_ics
+
+    if align not in ALIGNS:
+        raise fail(f"align must be one of {', '.join(ALIGNS)}, not {align!r}")
+    return apply_initial_ics(dataset, ics_file, out=out, align=align, timezone=timezone,  # type: ignore[arg-type]
+                             overwrite=overwrite)
+
+
 @app.command("ics-initial")
 @handle_errors
 def ics_initial_cmd(
@@ -107,12 +128,7 @@ def ics_initial_cmd(
     The same as `proevent generate --initial-ics FILE`, applied to an existing dataset. The events
     get ids ics-1, ics-2 ...; gold operations and gold ids are unchanged; the result is validated.
     """
-    from proevent.integrations.ics_initial import ALIGNS, apply_initial_ics
-
-    if align not in ALIGNS:
-        raise fail(f"--align must be one of {', '.join(ALIGNS)}, not {align!r}")
-    ds = apply_initial_ics(dataset, ics_file, out=out, align=align, timezone=timezone,  # type: ignore[arg-type]
-                           overwrite=force)
+    ds = add_initial_ics(dataset, ics_file, align, out=out, timezone=timezone, overwrite=force)
     n = ds.manifest.generator["initial_ics"]["events"]
     console.print(f"added {n} events to the {len(ds.cases)} cases of {ds.path}", markup=False, highlight=False)
 

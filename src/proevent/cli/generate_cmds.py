@@ -46,6 +46,12 @@ def generate(
     config: Path | None = typer.Option(None, "--config", help="JSON or TOML file with generator settings."),
     force: bool = typer.Option(False, "--force", help="Replace an existing dataset."),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
+    initial_ics: Path | None = typer.Option(
+        None, "--initial-ics", help="Add this .ics calendar's events to every case's initial timetable."
+    ),
+    initial_ics_align: str = typer.Option(
+        "none", "--initial-ics-align", help="none (keep the file's dates) or week (move into each case's week)."
+    ),
 ) -> None:
     """Generate a ProEvent-style benchmark dataset."""
     from proevent.generate.config import parse_noise, parse_turns, parse_window
@@ -69,6 +75,10 @@ def generate(
         with Progress(console=err_console, transient=True) as bar:
             task = bar.add_task("generating", total=cfg.cases)
             ds = generate_dataset(cfg, out, force=force, progress=lambda i, n: bar.update(task, completed=i))
+    if initial_ics is not None:  # post-processing hook of the ecosystem integrations (integrations/ics_initial.py)
+        from proevent.cli.ecosystem_cmds import add_initial_ics
+
+        ds = add_initial_ics(out, initial_ics, initial_ics_align)
     st = compute_stats(ds)
     rejected = ds.manifest.generator.get("rejected", {})
     console.print(
