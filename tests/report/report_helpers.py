@@ -38,7 +38,9 @@ NEW_DINNER = {
 }
 
 
-def one_step_case(gold_ops: list[dict[str, Any]], *, case_id: str = "h-1", meta: dict | None = None) -> Case:
+def one_step_case(
+    gold_ops: list[dict[str, Any]], *, case_id: str = "h-1", meta: dict | None = None, text: str = "news?"
+) -> Case:
     """A one-step case on the timetable [HIKE, LUNCH] whose step applies ``gold_ops``."""
     initial = [HIKE, LUNCH]
     after = Timetable(initial).apply(parse_ops(gold_ops))
@@ -59,7 +61,7 @@ def one_step_case(gold_ops: list[dict[str, Any]], *, case_id: str = "h-1", meta:
                     "start": "2026-03-09T08:00",
                     "end": "2026-03-09T12:00",
                     "messages": [
-                        {"chat_id": "c1", "time": "2026-03-09T08:05", "sender": "Tom Baker", "text": "news?"},
+                        {"chat_id": "c1", "time": "2026-03-09T08:05", "sender": "Tom Baker", "text": text},
                     ],
                     "gold_ops": gold_ops,
                     "gold_timetable": [e.model_dump() for e in after.timetable.events],

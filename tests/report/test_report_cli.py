@@ -108,6 +108,29 @@ def test_report_without_plotting_library(tmp_path, monkeypatch):
     assert not (tmp_path / "o" / "plots").exists() and (tmp_path / "o" / "table.md").exists()
 
 
+def test_report_without_jinja2_still_prints_and_writes_the_tables(tmp_path, monkeypatch):
+    import proevent.report.html as html
+    import proevent.report.plots as plots
+
+    monkeypatch.setattr(plots, "plotting_available", lambda: False)
+    monkeypatch.setattr(html, "html_available", lambda: False)
+    res = invoke("report", FLAWED_RUN, "--dataset", TINY, "--out", tmp_path / "o")
+    assert res.exit_code == 0
+    assert "index.html skipped: jinja2 is not installed" in res.output and "open:" not in res.output
+    assert "61.5%" in res.output  # the table is printed (overall recall of the flawed run)
+    assert not (tmp_path / "o" / "index.html").exists() and (tmp_path / "o" / "table.csv").exists()
+
+
+def test_page_escapes_chat_text(tmp_path):
+    case = one_step_case([NEW_DINNER], case_id="x-1", text="<script>alert(1)</script> & co")
+    ds = write_dataset_dir(tmp_path / "data", [case])
+    write_run_dir(tmp_path / "runs" / "r", ds, [{"case_id": "x-1", "mode": "single", "t": 1, "ops": []}])
+    res = invoke("report", tmp_path / "runs" / "r", "--out", tmp_path / "o", "--no-plots")
+    assert res.exit_code == 0, res.output
+    html = (tmp_path / "o" / "index.html").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in html and "<script>" not in html
+
+
 def test_report_finds_the_dataset_next_to_the_runs(tmp_path):
     ds = write_dataset_dir(tmp_path / "exp" / "data", [one_step_case([NEW_DINNER], case_id="x-1")])
     write_run_dir(
@@ -159,3 +182,39 @@ def test_compare_refuses_runs_on_different_datasets(tmp_path):
     (other / "run.json").write_text(json.dumps(manifest))
     res = invoke("compare", PERFECT_RUN, other, "--dataset", TINY)
     assert res.exit_code == 1 and "different datasets" in res.output
+
+
+def test_repeats_show_mean_and_sd_and_cost_is_reported(tmp_path):
+    ds = write_dataset_dir(
+        tmp_path / "data", [one_step_case([NEW_DINNER], case_id="x-1"), one_step_case([], case_id="x-2")]
+    )
+    lines = [
+        {"case_id": "x-1", "mode": "single", "t": 1, "repeat": 0, "ops": [NEW_DINNER]},
+        {"case_id": "x-2", "mode": "single", "t": 1, "repeat": 0, "ops": []},
+        {"case_id": "x-1", "mode": "single", "t": 1, "repeat": 1, "ops": []},
+        {"case_id": "x-2", "mode": "single", "t": 1, "repeat": 1, "ops": [NEW_DINNER]},
+    ]
+    write_run_dir(
+        tmp_path / "runs" / "priced",
+        ds,
+        lines,
+        agent="procot",
+        extra={"model": "gpt-x", "usage": {"cost_usd": 0.0123, "requests": 4}},
+    )
+    write_run_dir(
+        tmp_path / "runs" / "unpriced",
+        ds,
+        lines[:2],
+        agent="procot",
+        extra={"model": "local", "usage": {"cost_usd": None, "requests": 2}},
+    )
+    res = invoke(
+        "report", tmp_path / "runs" / "priced", tmp_path / "runs" / "unpriced", "--out", tmp_path / "o", "--no-plots"
+    )
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "o" / "table.md").read_text().splitlines()
+    priced, unpriced = md[2], md[3]
+    # repeat 0: FDR 0/1, MNR 0/1; repeat 1: FDR 1/1, MNR 1/1 -> mean 50.0, sd 70.7 (sample sd of 0 and 1)
+    assert priced.startswith("| priced (procot) | 50.0 ± 70.7% [0.0–0.0] | 50.0 ± 70.7% [0.0–0.0] |")
+    assert priced.endswith("| 0 | 0 | $0.0123 |") and unpriced.endswith("| 0 | 0 | unknown |")
+    assert "**0.0%**" in unpriced  # FDR 0 on one repeat beats the mean 50%

@@ -13,6 +13,7 @@ from proevent.report.quickstart import endpoint_from_environment, fresh_folder, 
 runner = CliRunner()
 
 
+@pytest.mark.slow
 def test_quickstart_command_end_to_end(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for var in ("PROEVENT_BASE_URL", "OPENAI_BASE_URL", "PROEVENT_MODEL", "OPENAI_MODEL"):
