@@ -69,7 +69,7 @@ def write_report(
     prepare_folder(out, force=force)
     (out / REPORT_MARKER).unlink(missing_ok=True)
     table = build_table(runs)
-    summaries = [summarize_errors(sr.dataset, sr.result) for sr in runs]
+    summaries = [summarize_errors(sr.dataset, sr.result, judge=sr.judge) for sr in runs]
     result = ReportOutput(out=out, table=table, summaries=summaries)
 
     def write(rel: str, text: str) -> None:

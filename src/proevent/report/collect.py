@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proevent.evaluate import EvaluationResult, evaluate
+from proevent.evaluate import EvaluationResult, evaluate, get_judge
+from proevent.evaluate.judges import LocationJudge
 from proevent.io import CASES_FILE, MANIFEST_FILE, Dataset, Run, load_dataset, load_run
 from proevent.model import RunManifest
 
@@ -30,6 +31,8 @@ class ScoredRun:
     run: Run
     result: EvaluationResult
     dataset: Dataset
+    judge: LocationJudge | None = None
+    """The judge object the run was scored with (the error analysis reuses its decisions)."""
 
     @property
     def manifest(self) -> RunManifest:
@@ -142,7 +145,7 @@ def load_scored_runs(
     *,
     dataset: str | Path | Dataset | None = None,
     allow_mixed: bool = False,
-    judge: str = "fuzzy",
+    judge: str | LocationJudge = "fuzzy",
     n_boot: int = 1000,
     seed: int = 0,
     results: dict[Path, EvaluationResult] | None = None,
@@ -173,12 +176,13 @@ def load_scored_runs(
         cache[(given.manifest.name, given.manifest.version, given.sha256)] = given
     out: list[ScoredRun] = []
     labels = unique_labels(paths, [r.manifest for r in runs])
+    the_judge = get_judge(judge)  # one object: an LLM judge asks each pair once for all runs
     for path, run, label in zip(paths, runs, labels):
         ds = _dataset_for(path, run, given, cache, allow_mixed)
         res = (results or {}).get(path)
         if res is None:
-            res = evaluate(ds, run, judge=judge, ci=True, n_boot=n_boot, seed=seed)
-        out.append(ScoredRun(label=label, path=path, run=run, result=res, dataset=ds))
+            res = evaluate(ds, run, judge=the_judge, ci=True, n_boot=n_boot, seed=seed)
+        out.append(ScoredRun(label=label, path=path, run=run, result=res, dataset=ds, judge=the_judge))
     return out
 
 
