@@ -123,6 +123,7 @@ class Lexicon(BaseModel):
     emoticons: dict[str, list[str]]
     time_words: dict[str, int]
     closers: dict[str, list[str]]
+    formal_markers: list[str]
 
 
 class NoiseContent(BaseModel):

@@ -38,9 +38,11 @@ def _first(name: str) -> str:
 
 def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random) -> str:
     """Conversational texture, applied to the template before the slots are filled."""
-    if voice == "formal":
-        return tpl
     lex = lexicon()
+    if voice == "formal":
+        if rng.random() < style.discourse * 0.6:
+            return f"{rng.choice(lex.formal_markers)} {tpl}"
+        return tpl
     parts = re.split(r"(\{\w+\})", tpl)
     if rng.random() < style.slang:
         for k, v in lex.slang.items():
