@@ -119,7 +119,8 @@ def resolve_date(expression: str, ref: datetime) -> date | None:
 
 _AMPM = r"(a\.?m\.?|p\.?m\.?)"
 _RE_RANGE = re.compile(
-    rf"\b(\d{{1,2}})(?:[:.](\d{{2}}))?\s*(?:-|–|to|until|till|til)\s*(\d{{1,2}})(?:[:.](\d{{2}}))?\s*{_AMPM}?(?![\w:])",
+    rf"\b(\d{{1,2}})(?:[:.](\d{{2}}))?\s*{_AMPM}?\s*(?:-|–|to|until|till|til)\s*"
+    rf"(\d{{1,2}})(?:[:.](\d{{2}}))?\s*{_AMPM}?(?![\w:])",
     re.I)
 _RE_CLOCK = re.compile(rf"\b(\d{{1,2}})[:.](\d{{2}})\s*{_AMPM}?(?![\w])", re.I)
 _RE_H_AMPM = re.compile(rf"\b(\d{{1,2}})\s*{_AMPM}(?![a-z])", re.I)
@@ -148,13 +149,13 @@ def find_times(text: str) -> list[tuple[int, tuple[int, int], tuple[int, int] | 
         return all(m.end() <= a or m.start() >= b for a, b in taken)
 
     for m in _RE_RANGE.finditer(text):
-        suffix = m.group(5)
-        end = _h(int(m.group(3)), suffix)
-        start = _h(int(m.group(1)), suffix)
+        suffix = m.group(6)
+        end = _h(int(m.group(4)), suffix)
+        start = _h(int(m.group(1)), m.group(3) or suffix)
         if start is None or end is None:
             continue
-        s, e = (start, int(m.group(2) or 0)), (end, int(m.group(4) or 0))
-        if suffix and s > e and start >= 12:
+        s, e = (start, int(m.group(2) or 0)), (end, int(m.group(5) or 0))
+        if suffix and not m.group(3) and s > e and start >= 12:
             s = (start - 12, s[1])
         if not suffix and s > e and end < 12:
             e = (end + 12, e[1])

@@ -26,21 +26,69 @@ from proevent.model import Event, Message, parse_time
 
 _NOT_PLACES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
                "february", "march", "april", "may", "june", "july", "august", "september", "october",
-               "november", "december", "noon", "midday", "i", "the"}
-_RE_PLACE = re.compile(r"(?:\bat|\bin|@)\s+(?:the\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|of|de|la|on))*)")
+               "november", "december", "noon", "midday", "i", "the", "my", "our", "your", "least", "all",
+               "first", "last", "like", "around", "about"}
+_RE_PLACE = re.compile(r"(?=(\bat|\bin|@)\s+((?:the\s+)?[A-Za-z][^!?;:()\n]*))")
+_WORD = re.compile(r"[\w'’&-]+")
+_ABBREV = re.compile(r"^[A-Z][a-z]{0,2}\.$")  # St. Dr. Mt.
+_NOT_AFTER_THE = {"moment", "weekend", "latest", "end", "same", "time", "start", "beginning", "least", "most",
+                  "morning", "afternoon", "evening", "night", "day", "week", "month", "usual", "last", "next"}
 
 
 def _fmt(d: date, hm: tuple[int, int] | None) -> str:
     return d.isoformat() if hm is None else f"{d.isoformat()}T{hm[0]:02d}:{hm[1]:02d}"
 
 
-def _place(text: str) -> str | None:
+def _place(text: str, stops: frozenset[str]) -> str | None:
+    """The place after "at"/"in"/"@".
+
+    A run of words that starts with a capitalised word (a name), or with "the" after "at" ("at
+    the small boardroom"), and ends before a stop word or punctuation; one comma-separated detail
+    may follow ("SFO International, departures level", "Anytime Fitness, 3rd Ave"), and words
+    after the first may hold digits ("room 12"). "on <Name>" continues ("the Shell station on
+    Lombard").
+    """
     for m in _RE_PLACE.finditer(text):
-        words = m.group(1).split()
-        while words and words[-1].lower() in ("on", "of", "de", "la"):
+        raw = m.group(2).split()
+        words: list[str] = []
+        commas = 0
+        for i, w in enumerate(raw):
+            if _ABBREV.match(w):
+                words.append(w)
+                continue
+            bare = w.strip("'’\"")
+            comma = bare.endswith(",")
+            last = bare.endswith(".")
+            bare = bare.rstrip(".,")
+            if not bare or not _WORD.fullmatch(bare) or (not words and bare[0].isdigit()):
+                break
+            low = bare.lower()
+            nxt = raw[i + 1] if i + 1 < len(raw) else ""
+            if words and low in stops and not (low == "on" and nxt[:1].isupper() and nxt.lower() not in _NOT_PLACES):
+                break
+            words.append(bare)
+            if last:
+                break
+            if comma:
+                commas += 1
+                follow = raw[i + 1].strip(",.").lower() if i + 1 < len(raw) else ""
+                if commas > 1 or not follow or follow in stops or follow in _NOT_PLACES:
+                    break
+                words[-1] += ","
+        while words and (words[-1].rstrip(",").lower() in stops or words[-1].lower() == "the"):
             words.pop()
-        if words and words[0].lower().rstrip(".") not in _NOT_PLACES:
-            return " ".join(words).rstrip(".,!?")
+        if words:
+            words[-1] = words[-1].rstrip(",")
+        if not words or len(words) > 7:
+            continue
+        first = words[0]
+        if first.lower() == "the" and len(words) > 1:
+            lowercase_ok = m.group(1) == "at" and words[1].lower() not in _NOT_AFTER_THE
+            first = words[1] if words[1][0].isupper() else ("" if not lowercase_ok else words[1])
+        if first and first[0].isupper() and first.lower().rstrip(".") in _NOT_PLACES:
+            continue
+        if first and (first[0].isupper() or words[0].lower() == "the"):
+            return " ".join(words)
     return None
 
 
@@ -74,16 +122,22 @@ class RulesAgent:
         cues, user, new = self.cues, obs.user, upd.new
         others = [p for p in upd.chat.members if p != user]
         day: date | None = None
+        timed_day: date | None = None
         times: tuple[tuple[int, int], tuple[int, int] | None] | None = None
         for m in new:
+            if cues.hedge.search(m.text) and not find_times(m.text):
+                continue  # "will confirm tonight": not a plan for tonight
             ref = parse_time(m.time)
             dates = find_dates(m.text, ref)
+            found = find_times(m.text)
             if dates:
                 day = dates[-1][1]
-            found = find_times(m.text)
+                if found:
+                    timed_day = day
             if found:
                 _, start, end = found[-1] if found[-1][2] else found[0]
                 times = (start, end)
+        day = timed_day or day
         user_agrees = any(m.sender == user and self._agrees(m) for m in new)
         user_proposes = any(m.sender == user and (cues.proposal.search(m.text) or cues.change.search(m.text))
                             for m in new)
@@ -111,12 +165,13 @@ class RulesAgent:
     @staticmethod
     def _target(obs: Observation, others: list[str], day: date | None) -> Event | None:
         now = parse_time(obs.now)
+        since = obs.window_start[:10]
         best: tuple[Any, ...] | None = None
         chosen: Event | None = None
         for ev in obs.timetable:
             overlap = len(set(ev.participants) & set(others))
-            if overlap == 0:
-                continue
+            if overlap == 0 or (ev.start is not None and ev.start[:10] < since):
+                continue  # past events are history: plans in the chat are about coming ones
             on_day = day is not None and ev.start is not None and ev.start[:10] == day.isoformat()
             gap = abs((parse_time(ev.start) - now).total_seconds()) if ev.start else float("inf")
             key = (overlap, on_day, -gap)
@@ -143,7 +198,7 @@ class RulesAgent:
                 if shifted != ev.end and new_day != old.date():
                     ops.append({"op": "update", "id": ev.id, "attribute": "end", "value": shifted})
         for m in new:
-            place = _place(m.text) if self.cues.change.search(m.text) else None
+            place = _place(m.text, self.cues.location_stops) if self.cues.change.search(m.text) else None
             if place and place != ev.location:
                 ops.append({"op": "update", "id": ev.id, "attribute": "location", "value": place})
                 break
@@ -161,7 +216,7 @@ class RulesAgent:
                     people.append(m.sender)
         if obs.user not in people:
             people.insert(0, obs.user)
-        location = next((p for p in (_place(m.text) for m in reversed(msgs)) if p), None)
+        location = next((p for p in (_place(m.text, self.cues.location_stops) for m in reversed(msgs)) if p), None)
         text = " ".join(m.text.lower() for m in upd.new)
         activity = next((a for a in self.cues.activities if re.search(rf"\b{re.escape(a)}\b", text)), None)
         return {"op": "insert", "event": {

@@ -24,6 +24,7 @@ class CueFile(BaseModel):
     cancel: list[str]
     hedge: list[str]
     location_prefixes: list[str]
+    location_stops: list[str]
     activities: list[str]
 
 
@@ -41,6 +42,7 @@ class Cues:
     cancel: re.Pattern[str]
     hedge: re.Pattern[str]
     activities: list[str]
+    location_stops: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -48,7 +50,7 @@ def load_cues() -> Cues:
     text = resources.files("proevent.agents.rules").joinpath("data/cues.json").read_text(encoding="utf-8")
     f = CueFile.model_validate(json.loads(text))
     return Cues(f.version, _pattern(f.proposal), _pattern(f.agreement), _pattern(f.change), _pattern(f.cancel),
-                _pattern(f.hedge), f.activities)
+                _pattern(f.hedge), f.activities, frozenset(f.location_stops))
 
 
 def needs_attention(obs: Observation) -> bool:
