@@ -247,3 +247,18 @@ def test_every_unmatched_operation_gets_exactly_one_category(pred, gold_index):
 
 def test_hike_fixture_sanity():
     assert HIKE.id == "e1" and LUNCH.id == "e2"
+
+
+def test_changing_an_existing_event_instead_of_inserting_is_update_mismatch():
+    case = one_step_case([NEW_DINNER])
+    q = score(case, [{"op": "update", "id": "e2", "attribute": "location", "value": "Luigi's"}])
+    [err] = categorize(case, q)
+    assert (err.category, err.pred, err.gold) == ("update_mismatch", 0, 0)
+    assert err.detail == "changed location of existing e2 where a new event was needed"
+
+
+def test_details_name_unknown_values_none():
+    case = one_step_case([{"op": "update", "id": "e1", "attribute": "end", "value": None}])
+    q = score(case, [{"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-14T14:00"}])
+    [err] = categorize(case, q)
+    assert err.category == "temporal" and err.detail == "end 2026-03-14T14:00 instead of none"

@@ -204,7 +204,7 @@ def _diagnose(
         return None
     if isinstance(p, UpdateOp) and isinstance(g, InsertOp) and p.attribute != "description":
         if comp.value_equal(p.attribute, p.value, getattr(g.event, p.attribute)):
-            return 2, "wrong_op_type", f"changed {p.attribute} of existing {p.id} instead of inserting a new event"
+            return 2, "update_mismatch", f"changed {p.attribute} of existing {p.id} where a new event was needed"
     return None
 
 
@@ -216,8 +216,8 @@ def _value_error(attribute: str, pred: Any, gold: Any, comp: Comparator) -> tupl
     if attribute in TEMPORAL:
         days = whole_day_shift(pred, gold)
         if days:
-            return "weekday_arithmetic", f"{attribute} {pred} instead of {gold} ({days:+d} days)"
-        return "temporal", f"{attribute} {pred} instead of {gold}"
+            return "weekday_arithmetic", f"{attribute} {_show(pred)} instead of {_show(gold)} ({days:+d} days)"
+        return "temporal", f"{attribute} {_show(pred)} instead of {_show(gold)}"
     return _family(attribute), f"{attribute} {_show(pred)} instead of {_show(gold)}"
 
 
