@@ -84,3 +84,20 @@ def test_malformed_json_counts_as_a_failed_check(scripted_server):
     scripted_server.default = lambda req: Reply(content="sure! here you go: messages...")
     result = generate(config(scripted_server, cases=1))
     assert result.rejected == {"llm_check_failed": 1}
+
+
+def test_cli_generate_with_the_llm_realizer(scripted_server, tmp_path):
+    from typer.testing import CliRunner
+
+    from proevent.cli import app
+
+    scripted_server.default = faithful
+    cfg = tmp_path / "gen.toml"
+    cfg.write_text(f'cases = 3\nseed = 5\n[llm]\nmodel = "m-120b"\nbase_url = "{scripted_server.base_url}"\n'
+                   "cache = false\nretries = 1\n")
+    r = CliRunner().invoke(app, ["generate", "--out", str(tmp_path / "ds"), "--config", str(cfg),
+                                 "--realizer", "llm", "-q"])
+    assert r.exit_code == 0, r.output
+    lines = (tmp_path / "ds" / "cases.jsonl").read_text().splitlines()
+    assert len(lines) == 3 and all('"realizer":"llm:m-120b"' in ln for ln in lines)
+    assert CliRunner().invoke(app, ["validate", str(tmp_path / "ds")]).exit_code == 0

@@ -86,3 +86,20 @@ def test_events_lie_after_the_chat_and_on_the_profiles_days():
             if turn.state and turn.state.start:
                 d = date.fromisoformat(turn.state.start[:10])
                 assert (d - DAY0).days > t.horizon_days
+
+
+def test_content_files_are_consistent():
+    """Small talk never names a day or a time (it would be a distractor tied to no date)."""
+    from datetime import datetime
+
+    from proevent.generate.contacts import noise_content, templates
+    from proevent.generate.timeexpr import date_mentions, time_mentions
+
+    nc = noise_content()
+    ref = datetime(2026, 3, 2, 12)
+    for line in [*nc.interjections, *(t for topic in nc.topics for t in topic)]:
+        days = [d for d in date_mentions(line, ref) if d != {ref.date()}]
+        assert not days and not time_mentions(line), line
+    assert templates().formal.keys() >= templates().required.keys()
+    assert len(contact_pool().profiles) == 56
+    assert all(len(v) == 8 for v in contact_pool().subcategories().values())
