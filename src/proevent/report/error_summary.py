@@ -28,6 +28,7 @@ class ErrorExample:
     gold: str | None
     messages: list[ShownMessage]
     more_messages: int = 0
+    user: str = ""
 
 
 @dataclass
@@ -145,4 +146,5 @@ def _example(dataset: Dataset, item: ErrorItem, q) -> ErrorExample:
         gold=render_op(q.gold[item.gold], before) if item.gold is not None else None,
         messages=msgs[:MAX_MESSAGES],
         more_messages=max(0, len(msgs) - MAX_MESSAGES),
+        user=case.user,
     )
