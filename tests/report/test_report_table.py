@@ -97,6 +97,7 @@ def test_markdown_latex_csv_html_rows():
     assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex and r"\cmidrule(lr){2-3}" in tex
     assert r"my\_run (plain)" in tex and r"\underline{96.6}\,{\scriptsize[90.0, 99.0]}" in tex
     assert r"\textbf{50.0}" in tex and r"25.0 $\pm$ 2.0" in tex
+    assert "–" not in tex and " & -- & " in tex  # undefined values as an ASCII en dash
     rows = list(csv.DictReader(io.StringIO(to_csv(table))))
     assert rows[0]["run"] == "my_run" and float(rows[0]["single.fdr"]) == 0.966
     assert float(rows[0]["single.fdr.ci_low"]) == 0.9 and rows[1]["single.recall"] == ""

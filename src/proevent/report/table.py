@@ -247,7 +247,7 @@ def to_latex(table: ReportTable, caption: str = "Evaluation results on ProEvent 
     for row in table.rows:
         cells = []
         for cell in row.cells:
-            text = latex_escape(value_text(cell, percent_sign=False)).replace("±", r"$\pm$")
+            text = latex_escape(value_text(cell, percent_sign=False)).replace("±", r"$\pm$").replace("–", "--")
             if cell.problematic:
                 text = rf"\underline{{{text}}}"
             if cell.best:
@@ -256,7 +256,14 @@ def to_latex(table: ReportTable, caption: str = "Evaluation results on ProEvent 
                 text += rf"\,{{\scriptsize[{_num(cell.ci[0])}, {_num(cell.ci[1])}]}}"
             cells.append(text)
         out.append(
-            " & ".join([latex_escape(_run_name(row)), *cells, str(row.errored_lines), latex_escape(cost_text(row))])
+            " & ".join(
+                [
+                    latex_escape(_run_name(row)),
+                    *cells,
+                    str(row.errored_lines),
+                    latex_escape(cost_text(row)).replace("–", "--"),
+                ]
+            )
             + r" \\"
         )
     out += [
