@@ -136,8 +136,10 @@ def _generator_validation(before: Sequence[Case], after: Sequence[Case]) -> list
 
     out: list[str] = []
     for old, new in zip(before, after):
-        known = set(errors(old))
-        out += [e for e in errors(new) if e not in known]
+        found = errors(new)
+        if found:  # the old case is checked only where the new one has errors
+            known = set(errors(old))
+            out += [e for e in found if e not in known]
     return out
 
 
