@@ -71,6 +71,7 @@ class Completion:
     finish_reason: str | None = None
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 _RETRYABLE_EXC = (asyncio.TimeoutError, aiohttp.ClientConnectionError, aiohttp.ClientPayloadError)
 
 
@@ -131,6 +132,7 @@ class LLMClient:
             connector = aiohttp.TCPConnector(limit=self.config.concurrency, limit_per_host=0, ttl_dns_cache=300)
             self._session = aiohttp.ClientSession(
                 connector=connector,
+                cookie_jar=aiohttp.DummyCookieJar(),
                 timeout=aiohttp.ClientTimeout(total=self.config.timeout_s),
                 skip_auto_headers=("User-Agent",),
             )
@@ -200,7 +202,7 @@ class LLMClient:
         api_key = cfg.api_key()
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
-        payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        payload = _ENCODE(body).encode("utf-8")
         estimate = len(payload) // 4 + (cfg.max_tokens or 256)
         last_error = "no attempt made"
         attempt = 0
@@ -239,7 +241,7 @@ class LLMClient:
                 ):
                     self._json_ok = False
                     body = {k: v for k, v in body.items() if k != "response_format"}
-                    payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+                    payload = _ENCODE(body).encode("utf-8")
                     continue
                 if tools and status in (400, 404, 422) and "tool" in lowered:
                     raise UnsupportedFeature("tools", message)

@@ -54,12 +54,15 @@ def _stamp(time: str) -> str:
     return f"{time[:10]} {time[11:16]} [{_WEEKDAY_ABBR[date.fromisoformat(time[:10]).weekday()]}]"
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not one per event
+
+
 def render_timetable(timetable: Timetable) -> str:
     if not len(timetable):
         return "(empty)"
     return "\n".join(
-        json.dumps({"id": ev.id, "start": ev.start, "end": ev.end, "location": ev.location,
-                    "participants": ev.participants, "description": ev.description}, ensure_ascii=False)
+        _ENCODE({"id": ev.id, "start": ev.start, "end": ev.end, "location": ev.location,
+                 "participants": ev.participants, "description": ev.description})
         for ev in timetable
     )
 
