@@ -135,3 +135,20 @@ def test_default_dataset_has_the_papers_size():
     assert st["n_categories"] == 7 and st["n_subcategories"] == 56
     assert st["scheduling_patterns"] >= 275
     assert len(contact_pool().profiles) == 56
+
+
+def test_output_does_not_depend_on_the_process(tmp_path):
+    """Hash randomisation must not leak into the data (sets are never iterated into the output)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from proevent.generate import GeneratorConfig, generate_dataset; "
+            "print(generate_dataset(GeneratorConfig(cases=8, seed=9), sys.argv[1]).sha256)")
+    shas = set()
+    for k, hs in enumerate(("1", "2")):
+        env = dict(os.environ, PYTHONHASHSEED=hs)
+        out = subprocess.run([sys.executable, "-c", code, str(tmp_path / str(k))], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        shas.add(out)
+    assert len(shas) == 1

@@ -96,3 +96,18 @@ def test_timetable_linking_values_are_grounded_by_the_timetable(small_cases):
         target = data["steps"][-1]["gold_timetable"][0]
         op = UpdateOp(id=target["id"], attribute="location", value=ref["location"])
         assert op.value == ref["location"]
+
+
+def test_an_event_the_user_left_must_be_deleted(small_cases):
+    case = next(c for c in small_cases if any(s.gold_timetable for s in c.steps))
+    data = case.model_dump(mode="json")
+    i, step = next((i, s) for i, s in enumerate(data["steps"]) if s["gold_timetable"])
+    ev = step["gold_timetable"][-1]
+    others = [p for p in ev["participants"] if p != data["user"]]
+    step["gold_ops"].append({"op": "update", "id": ev["id"], "attribute": "participants", "value": others})
+    for later in data["steps"][i:]:
+        for e in later["gold_timetable"]:
+            if e["id"] == ev["id"]:
+                e["participants"] = others
+    codes = _codes(Case.model_validate(data))
+    assert "user_not_participant" in codes

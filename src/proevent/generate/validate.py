@@ -3,7 +3,8 @@
 Structural: windows are consecutive and of equal length from ``case.start``; messages lie in
 their window, in time order, in an existing chat, sent by a member (the user is a member of
 every chat); replaying the gold operations from the initial timetable reproduces every gold
-timetable (same ids, same attributes) with no invalid operation; gold never updates
+timetable (same ids, same attributes) with no invalid operation; the user attends every event
+of the timetables (leaving an event is a delete); gold never updates
 ``description`` (a warning). Semantic: every value a gold operation sets is expressed in the
 chats up to the end of its step, or is taken from an event already in the timetable (timetable
 linking). The generator rejects the cases that fail; ``proevent validate`` runs the same checks.
@@ -161,7 +162,16 @@ def _replay(case: Case) -> list[Issue]:
         table = Timetable(case.initial_timetable)
     except ValueError as exc:
         return [Issue("error", "initial_timetable", case.case_id, None, "initial_timetable", str(exc))]
+    for k, ev in enumerate(case.initial_timetable):
+        if case.user not in ev.participants:
+            out.append(Issue("error", "user_not_participant", case.case_id, None,
+                             f"initial_timetable[{k}].participants", f"the user is not a participant of {ev.id}"))
     for i, step in enumerate(case.steps):
+        for k, ev in enumerate(step.gold_timetable):
+            if case.user not in ev.participants:
+                out.append(Issue("error", "user_not_participant", case.case_id, step.t,
+                                 f"steps[{i}].gold_timetable[{k}].participants",
+                                 f"the user does not attend {ev.id}: leaving an event is a delete"))
         for k, op in enumerate(step.gold_ops):
             if isinstance(op, UpdateOp) and op.attribute == "description":
                 out.append(Issue("warning", "description_update", case.case_id, step.t,
