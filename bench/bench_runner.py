@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import resource
 import subprocess
 import sys
@@ -126,7 +127,9 @@ def main() -> None:
         try:
             url = server.stdout.readline().strip()  # type: ignore[union-attr]
             print(f"scripted server {url}, {args.delay * 1000:.0f} ms per reply; "
-                  f"{sum(len(c.steps) for c in ds.cases)} single-step questions, agent plain, no cache")
+                  f"{sum(len(c.steps) for c in ds.cases)} single-step questions, agent plain, no cache; "
+                  f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before the run "
+                  "(the figures drop when other work shares the cores)")
             for c in args.concurrency:
                 r = throughput(ds, url, c, args.delay, tmp)
                 print(f"  concurrency {c:>4}: {r['rps']:7.0f} req/s of ideal {r['ideal']:5.0f} = {r['ratio']:.2f}   "

@@ -115,6 +115,8 @@ class ScriptedServer:
         self._thread: threading.Thread | None = None
         self._n = 0
         self.record = True
+        self.fixed_body: bytes | None = None
+        """When set (the benchmark), every chat completion gets these bytes, without parsing the request."""
 
     # -- scripting -------------------------------------------------------------------------
     @property
@@ -184,6 +186,13 @@ class ScriptedServer:
             return True
         if not (method == "POST" and path.rstrip("/").endswith("/chat/completions")):
             self._send(writer, 404, b'{"error": {"message": "not found"}}')
+            return True
+        if self.fixed_body is not None:
+            self.inflight += 1
+            self.max_inflight = max(self.max_inflight, self.inflight)
+            await asyncio.sleep(self.delay)
+            self.inflight -= 1
+            self._send(writer, 200, self.fixed_body)
             return True
         req = json.loads(body or b"{}")
         self._n += 1
@@ -284,7 +293,8 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     server = ScriptedServer(delay=args.delay, port=args.port)
     server.record = False
-    server.default = lambda _req: Reply(content=args.reply)
+    fixed = Reply(content=args.reply, usage=(800, 8))
+    server.fixed_body = _completion_body({"model": "scripted", "messages": []}, fixed, 0)
 
     async def serve() -> None:
         await server.start_async()
