@@ -128,7 +128,7 @@ class Lexicon(BaseModel):
 
 class NoiseContent(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    interjections: list[str] = Field(min_length=5)
+    interjections: dict[Literal["casual", "formal"], list[str]]
     topics: list[list[str]] = Field(min_length=3)
 
 

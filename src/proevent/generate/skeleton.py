@@ -104,14 +104,16 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig)
 
 
 def add_message_noise(lines: list[Line], members: list[str], rng: random.Random, rate: float) -> int:
-    """Interleave off-topic lines into an event chat; returns how many were added."""
-    pool = noise_content().interjections
+    """Interleave off-topic lines into an event chat; returns how many were added.
+
+    The line itself is picked by the realiser from the speaker's register (``pick`` in [0, 1)).
+    """
     out: list[Line] = []
     added = 0
     for line in lines:
         out.append(line)
         if rng.random() < rate:
-            out.append(Line(rng.choice(members), "interjection", {"text": rng.choice(pool)}))
+            out.append(Line(rng.choice(members), "interjection", {"pick": rng.random()}))
             added += 1
     lines[:] = out
     return added

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from proevent.generate.config import StyleConfig
-from proevent.generate.contacts import lexicon, templates
+from proevent.generate.contacts import lexicon, noise_content, templates
 from proevent.generate.realize.surface import day_words, ref_words, time_words, when_words
 from proevent.generate.skeleton import Line
 from proevent.generate.trajectory import RefEvent
@@ -74,7 +74,12 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
     """The text of one skeleton line sent at ``at``."""
     voice = ctx.voice(line.speaker)
     if line.intent == "interjection":
-        return _stylise(str(line.slots["text"]).replace("{", "(").replace("}", ")"), voice, ctx.style, rng)
+        if "text" in line.slots:
+            text = str(line.slots["text"])
+        else:
+            pool = noise_content().interjections["formal" if voice == "formal" else "casual"]
+            text = pool[int(float(line.slots["pick"]) * len(pool))]  # type: ignore[arg-type]
+        return _stylise(text.replace("{", "(").replace("}", ")"), voice, ctx.style, rng)
     formal = voice == "formal"
     table = templates().formal if formal else templates().casual
     tpl = _stylise(rng.choice(table[line.intent]), voice, ctx.style, rng)
@@ -83,7 +88,9 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
     values: dict[str, str] = {}
     for slot in dict.fromkeys(_SLOT.findall(tpl)):
         if slot == "act":
-            values[slot] = str(s.get("act", "it"))
+            act = str(s.get("act", "it"))
+            # acts are written from the contact's side ("your cleaning"); the user says "my cleaning"
+            values[slot] = act.replace("your ", "my ") if line.speaker == ctx.user else act
         elif slot == "when":
             start, end = s["when"]  # type: ignore[misc]
             values[slot] = when_words(start, end, at, formal, rng)
@@ -117,7 +124,7 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         text = _with_echo(text, line, at, formal, table, rng)
     if line.intent in ("ack", "accept", "reject") and line.addressee and rng.random() < 0.25:
         nick = ctx.nicknames.get(line.addressee, _first(line.addressee))
-        text = f"{text.rstrip('.!')} {nick}" if rng.random() < 0.5 else f"{nick}, {text[0].lower()}{text[1:]}"
+        text = f"{text.rstrip('.!')}, {nick}" if rng.random() < 0.5 else f"{nick}, {text[0].lower()}{text[1:]}"
     if line.intent in ("accept", "accept_later", "confirm") and rng.random() < 0.25:
         text = f"{text} {rng.choice(lexicon().closers['formal' if formal else 'casual'])}"
     return re.sub(r"\s{2,}", " ", text).strip()
