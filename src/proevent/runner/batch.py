@@ -107,7 +107,7 @@ async def execute(
             options["dataset"] = dataset
         agent = create_agent(config.agent, **options)
     description = agent.describe()
-    identity = run_identity(config, description, dataset.sha256)
+    identity = run_identity(config, description, dataset.sha256, uses_llm=spec.needs_llm)
     chash = config_hash(identity)
     manifest = make_manifest(
         agent=config.agent, description=description,

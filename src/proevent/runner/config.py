@@ -41,8 +41,13 @@ class RunConfig(BaseModel):
         return ["single", "multi"] if self.mode == "both" else [self.mode]
 
 
-def run_identity(config: RunConfig, agent_description: dict[str, Any], dataset_sha256: str) -> dict[str, Any]:
-    """What determines the predictions of a run (and nothing that only changes how fast it goes)."""
+def run_identity(
+    config: RunConfig, agent_description: dict[str, Any], dataset_sha256: str, *, uses_llm: bool = True
+) -> dict[str, Any]:
+    """What determines the predictions of a run (and nothing that only changes how fast it goes).
+
+    The model and its parameters count only for agents that use a model (``uses_llm``).
+    """
     description = dict(agent_description)
     if isinstance(description.get("prompt"), dict):  # the text is in run.json's "prompt"; its hash suffices
         description["prompt"] = description["prompt"].get("sha256")
@@ -53,7 +58,7 @@ def run_identity(config: RunConfig, agent_description: dict[str, Any], dataset_s
         "dataset_sha256": dataset_sha256,
         "agent_description": description,
     }
-    if config.llm is not None:
+    if config.llm is not None and uses_llm:
         identity["llm"] = {
             "model": config.llm.model,
             "parameters": config.llm.request_params(),
