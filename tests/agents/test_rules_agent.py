@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fixtures import load_tiny
 from proevent.agents import build_observation, create_agent
@@ -90,3 +92,14 @@ def test_rules_beats_null_on_recall_and_never_sees_gold(tmp_path):
 ])
 def test_place_extraction(text, expected):
     assert _place(text, load_cues().location_stops) == expected
+
+
+@given(day=st.dates(min_value=date(2020, 1, 1), max_value=date(2035, 12, 31)),
+       weekday=st.sampled_from(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]))
+def test_weekday_expressions_land_on_that_weekday_in_the_right_week(day, weekday):
+    ref = datetime.combine(day, datetime.min.time()).replace(hour=10)
+    bare, nxt = resolve_date(weekday, ref), resolve_date(f"next {weekday}", ref)
+    assert bare.strftime("%A") == weekday == nxt.strftime("%A")
+    assert 1 <= (bare - day).days <= 7  # the coming one, never today
+    monday = day - timedelta(days=day.weekday())
+    assert monday + timedelta(days=7) <= nxt < monday + timedelta(days=14)  # the following week
