@@ -36,11 +36,15 @@ def _first(name: str) -> str:
     return parts[1] if parts[0].rstrip(".") in ("Dr", "Prof", "Mrs", "Mr", "Ms") and len(parts) > 2 else parts[0]
 
 
-def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random) -> str:
+_SHORT_REPLIES = {"ack", "accept", "accept_later", "decline_invite"}
+_RESPONSES = {"ack", "accept", "accept_later", "reject", "defer", "decline_invite"}
+
+
+def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, intent: str = "") -> str:
     """Conversational texture, applied to the template before the slots are filled."""
     lex = lexicon()
     if voice == "formal":
-        if rng.random() < style.discourse * 0.6:
+        if intent in _RESPONSES and rng.random() < style.discourse * 0.6:
             return f"{rng.choice(lex.formal_markers)} {tpl}"
         return tpl
     parts = re.split(r"(\{\w+\})", tpl)
@@ -49,8 +53,8 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random) -> st
             if rng.random() < 0.6:
                 parts = [p if p.startswith("{") else re.sub(rf"\b{k}\b", v, p) for p in parts]
     text = "".join(parts)
-    if rng.random() < style.discourse:
-        marker = rng.choice(lex.discourse_markers)
+    if rng.random() < style.discourse and intent not in _SHORT_REPLIES:
+        marker = rng.choice([m for m in lex.discourse_markers if "?" in tpl or not m.endswith(":")])
         text = f"{marker} {text[0].lower()}{text[1:]}" if not text.startswith("{") else f"{marker} {text}"
     if voice == "terse":
         text = text.rstrip(".!")
@@ -82,7 +86,7 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         return _stylise(text.replace("{", "(").replace("}", ")"), voice, ctx.style, rng)
     formal = voice == "formal"
     table = templates().formal if formal else templates().casual
-    tpl = _stylise(rng.choice(table[line.intent]), voice, ctx.style, rng)
+    tpl = _stylise(rng.choice(table[line.intent]), voice, ctx.style, rng, line.intent)
     s = line.slots
     reason_kind = {"cancel": "cancel", "cancel_implicit": "implicit"}.get(line.intent, "conflict")
     values: dict[str, str] = {}
@@ -124,7 +128,10 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         text = _with_echo(text, line, at, formal, table, rng)
     if line.intent in ("ack", "accept", "reject") and line.addressee and rng.random() < 0.25:
         nick = ctx.nicknames.get(line.addressee, _first(line.addressee))
-        text = f"{text.rstrip('.!')}, {nick}" if rng.random() < 0.5 else f"{nick}, {text[0].lower()}{text[1:]}"
+        if text.endswith("?") or rng.random() < 0.5:
+            text = f"{nick}, {text[0].lower()}{text[1:]}"
+        else:
+            text = f"{text.rstrip('.!')}, {nick}"
     if line.intent in ("accept", "accept_later", "confirm") and rng.random() < 0.25:
         text = f"{text} {rng.choice(lexicon().closers['formal' if formal else 'casual'])}"
     return re.sub(r"\s{2,}", " ", text).strip()
