@@ -209,3 +209,15 @@ def test_tools_agent_falls_back_to_procot_through_inspect(tmp_path: Path) -> Non
     lines = [line for s in logs[0].samples for line in s.store["proevent:lines"]]
     assert len(lines) == 3 and all(line.get("tools_fallback") for line in lines)
     assert _reported(logs[0])["recall"] == 1.0
+
+
+def test_relative_dataset_path_from_the_task_folder_or_the_launch_folder(tmp_path: Path, monkeypatch) -> None:
+    from proevent.integrations.inspect_tasks import resolve_dataset_path
+
+    monkeypatch.chdir(tmp_path)  # inspect runs a file task inside the file's folder
+    monkeypatch.setenv("PWD", str(TINY.parent))  # ...while the shell started it here
+    assert resolve_dataset_path("tiny") == str(TINY.resolve())
+    (tmp_path / "tiny").mkdir()
+    assert resolve_dataset_path("tiny") == str((tmp_path / "tiny").resolve())  # the task folder first
+    assert resolve_dataset_path(str(TINY)) == str(TINY)
+    assert resolve_dataset_path("nowhere") == str(tmp_path / "nowhere")

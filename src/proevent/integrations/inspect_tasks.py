@@ -16,6 +16,8 @@ turns the log into a run folder that ``proevent evaluate`` scores to the same fi
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Epochs, Task, task
@@ -91,9 +93,29 @@ def _metadata(ds: Dataset, mode: str, agent: str, judge: str, context_messages: 
     }
 
 
+def resolve_dataset_path(dataset: str) -> str:
+    """The dataset folder as an absolute path, fixed when the task is created.
+
+    inspect creates a task given as a file inside that file's folder, so a relative path is
+    looked up there first (inspect's convention), then in the folder the command was started
+    from (``$PWD``), so that ``-T dataset=data/small`` works both ways.
+    """
+    path = Path(dataset).expanduser()
+    if path.is_absolute():
+        return str(path)
+    candidates = [Path.cwd() / path]
+    if os.environ.get("PWD"):
+        candidates.append(Path(os.environ["PWD"]) / path)
+    for candidate in candidates:
+        if candidate.is_dir():
+            return str(candidate.resolve())
+    return str(candidates[0])
+
+
 def _task(mode: str, dataset: str, agent: str, judge: str, context_messages: int, cases: str | list[str] | None,
           agent_options: dict[str, Any] | None) -> Task:
-    ds = cached_dataset(str(dataset))
+    dataset = resolve_dataset_path(str(dataset))
+    ds = cached_dataset(dataset)
     samples = (single_samples(ds, cases, context_messages) if mode == "single" else multi_samples(ds, cases))
     return Task(
         dataset=MemoryDataset(samples, name=ds.manifest.name, location=str(ds.path)),
