@@ -221,3 +221,17 @@ def test_relative_dataset_path_from_the_task_folder_or_the_launch_folder(tmp_pat
     assert resolve_dataset_path("tiny") == str((tmp_path / "tiny").resolve())  # the task folder first
     assert resolve_dataset_path(str(TINY)) == str(TINY)
     assert resolve_dataset_path("nowhere") == str(tmp_path / "nowhere")
+
+
+def test_limit_that_cuts_a_case_scores_only_the_sampled_questions(tmp_path: Path) -> None:
+    # --limit 2: tiny-01 t1 (flawed: both inserts, 2 of 2 right) and t2 (no flawed line: the model
+    # answers nothing, gold has 1 update). No question without gold: FDR undefined; MNR 1/2;
+    # precision 2/2; recall 2/3 — tiny-01 t3 is not asked, so it is not counted as missing.
+    script = ScriptedAnswers(load_tiny(), [load_example_run("flawed")], "single")
+    logs = inspect_eval(proevent_single(dataset=str(TINY)), model="mockllm/model", limit=2,
+                        model_args={"custom_outputs": script.mockllm}, log_dir=str(tmp_path), display="none")
+    reported = _reported(logs[0])
+    assert math.isnan(reported["fdr"])
+    assert (reported["mnr"], reported["precision"], reported["recall"]) == (0.5, 1.0, pytest.approx(2 / 3))
+    assert reported["insert_recall"] == 1.0 and reported["update_recall"] == 0.0
+    assert math.isnan(reported["delete_recall"])

@@ -9,7 +9,8 @@ Each sample's :class:`~inspect_ai.scorer.Score` holds
 The metrics (FDR, MNR, precision, recall, per-type precision/recall, ESR, TSR) do not average
 per-sample values: they gather every prediction line of the scores they are given and call
 :func:`proevent.evaluate.evaluate`, so each one equals what ``proevent evaluate`` prints for the
-same predictions, repeats (inspect epochs, reduced by :func:`proevent_epochs`) included. When the
+same predictions, repeats (inspect epochs, reduced by :func:`proevent_epochs`) included. When
+``--limit`` cut a case's questions, the sums run over the sampled questions only. When the
 lines are not available (another epochs reducer dropped the metadata), they fall back to ratios
 of the summed counts, which equal the spec's figures for one epoch. An undefined metric (zero
 denominator) is NaN.
@@ -36,7 +37,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from proevent.evaluate import comparator_for, evaluate, line_ops, replay_case, score_question
-from proevent.evaluate.aggregate import MULTI_RATIOS, SINGLE_RATIOS
+from proevent.evaluate.aggregate import MULTI_RATIOS, SINGLE_RATIOS, mean_sd
 from proevent.integrations.inspect_solver import LINES_KEY, cached_dataset
 from proevent.io import Dataset, Run
 from proevent.model import OP_TYPES, DatasetRef, PredictionLine, RunManifest
@@ -94,7 +95,7 @@ def proevent_scorer(dataset: str, judge: str = "fuzzy") -> Scorer:
         return Score(value=value, answer=json.dumps([x.ops for x in lines], ensure_ascii=False)[:2000],
                      explanation=explanation,
                      metadata={"lines": [x.model_dump(mode="json") for x in lines], "dataset": dataset,
-                               "judge": judge, "mode": mode, "case_id": case_id})
+                               "judge": judge, "mode": mode, "case_id": case_id, "t": state.metadata.get("t")})
 
     return score
 
@@ -118,33 +119,82 @@ def _nan(value: float | None) -> float:
     return math.nan if value is None else float(value)
 
 
+def _lines_by_repeat(metas: list[dict[str, Any]]) -> dict[int, dict[tuple[str, str, int, int], PredictionLine]]:
+    """Every prediction line of the scores, the last per key, grouped by repeat."""
+    out: dict[int, dict[tuple[str, str, int, int], PredictionLine]] = {}
+    for m in metas:
+        for raw in m["lines"]:
+            line = PredictionLine.model_validate(raw)
+            per = out.setdefault(line.repeat, {})
+            per.pop(line.key, None)
+            per[line.key] = line
+    return out
+
+
+def _complete_cases(metas: list[dict[str, Any]], dataset: Dataset) -> bool:
+    """True when the samples hold every step of each case they touch (no ``--limit`` cut a case)."""
+    if any(m["mode"] != "single" for m in metas):
+        return True
+    asked = {(m["case_id"], m.get("t")) for m in metas}
+    return all((c, s.t) in asked for c in {m["case_id"] for m in metas} for s in dataset.case(c).steps)
+
+
 def _proevent_metrics(scores: list[SampleScore]) -> dict[str, Any] | None:
-    """``evaluate()``'s metrics over the lines of ``scores``; ``None`` when the lines are not there."""
+    """The ``single`` and ``multi`` metric values for ``scores``, or ``None`` without the lines.
+
+    Whole cases (the usual run): :func:`proevent.evaluate.evaluate` on the samples' cases and lines.
+    A ``--limit`` that cut a case's questions: the same sums per repeat over the sampled questions
+    only (the cut questions are not counted as missing), the mean over repeats where defined.
+    """
     global _last
     metas = [s.score.metadata or {} for s in scores]
     if not metas or any("lines" not in m or "dataset" not in m for m in metas):
         return None
-    blob = json.dumps([[m["dataset"], m["judge"], m["case_id"], m["mode"], m["lines"]] for m in metas],
+    blob = json.dumps([[m["dataset"], m["judge"], m["case_id"], m["mode"], m.get("t"), m["lines"]] for m in metas],
                       sort_keys=True, ensure_ascii=False)
     key = hashlib.sha256(blob.encode("utf-8")).hexdigest()
     if _last is not None and _last[0] == key:
         return _last[1]
     full = cached_dataset(metas[0]["dataset"])
-    wanted = list(dict.fromkeys(m["case_id"] for m in metas))
-    ds = Dataset(manifest=full.manifest, cases=[full.case(c) for c in wanted], path=full.path)
-    lines: dict[tuple[str, str, int, int], PredictionLine] = {}
-    for m in metas:
-        for raw in m["lines"]:
-            line = PredictionLine.model_validate(raw)
-            lines.pop(line.key, None)
-            lines[line.key] = line
-    manifest = RunManifest(created="", proevent_version="", agent="inspect",
-                           dataset=DatasetRef(name=full.manifest.name, version=full.manifest.version,
-                                              sha256=full.sha256))
-    metrics = evaluate(ds, Run(manifest=manifest, lines=lines), judge=metas[0]["judge"], ci=False,
-                       breakdowns=False).metrics
-    _last = (key, metrics)
-    return metrics
+    judge = metas[0]["judge"]
+    by_repeat = _lines_by_repeat(metas)
+    if _complete_cases(metas, full):
+        wanted = list(dict.fromkeys(m["case_id"] for m in metas))
+        ds = Dataset(manifest=full.manifest, cases=[full.case(c) for c in wanted], path=full.path)
+        lines = {k: v for per in by_repeat.values() for k, v in per.items()}
+        manifest = RunManifest(created="", proevent_version="", agent="inspect",
+                               dataset=DatasetRef(name=full.manifest.name, version=full.manifest.version,
+                                                  sha256=full.sha256))
+        metrics = evaluate(ds, Run(manifest=manifest, lines=lines), judge=judge, ci=False, breakdowns=False).metrics
+        values = {"single": metrics.get("single") or {}, "multi": metrics.get("multi") or {}}
+    else:
+        values = {"single": _sampled_single(metas, full, by_repeat or {0: {}}, judge), "multi": {}}
+    _last = (key, values)
+    return values
+
+
+def _sampled_single(metas: list[dict[str, Any]], dataset: Dataset,
+                    by_repeat: dict[int, dict[tuple[str, str, int, int], PredictionLine]], judge: str) -> dict:
+    """Single-step figures over exactly the sampled questions, per repeat, then the mean."""
+    per_repeat: list[dict[str, float | None]] = []
+    for repeat, lines in by_repeat.items():
+        totals: dict[str, int] = {}
+        for m in metas:
+            t = int(m["t"])
+            counts = single_counts(dataset, m["case_id"], t, lines.get((m["case_id"], "single", t, repeat)), judge)
+            for k, v in counts.items():
+                totals[k] = totals.get(k, 0) + v
+        per_repeat.append({name: (None if totals.get(den, 0) == 0 else totals.get(num, 0) / totals[den])
+                           for name, (num, den) in SINGLE_RATIOS.items()})
+    out: dict[str, Any] = {}
+    for name in SINGLE_RATIOS:
+        value = mean_sd([r[name] for r in per_repeat])[0]
+        if "." in name:
+            op_type, which = name.split(".")
+            out.setdefault(op_type, {})[which] = value
+        else:
+            out[name] = value
+    return out
 
 
 def _pooled(scores: list[SampleScore], num: str, den: str) -> float:
@@ -160,7 +210,7 @@ def _single_metric(name: str) -> Metric:
         metrics = _proevent_metrics(scores)
         if metrics is None:
             return _pooled(scores, num, den)
-        single = metrics.get("single") or {}
+        single = metrics["single"]
         if "_" in name:
             op_type, which = name.split("_", 1)
             return _nan((single.get(op_type) or {}).get(which))
@@ -176,7 +226,7 @@ def _multi_metric(name: str) -> Metric:
         metrics = _proevent_metrics(scores)
         if metrics is None:
             return _pooled(scores, num, den)
-        return _nan((metrics.get("multi") or {}).get(name))
+        return _nan(metrics["multi"].get(name))
 
     return compute
 
