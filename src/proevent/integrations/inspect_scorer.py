@@ -89,9 +89,8 @@ def proevent_scorer(dataset: str, judge: str = "fuzzy") -> Scorer:
             explanation = f"|G|={value['g']} |P|={value['p']} matched={value['m']}"
         else:
             value = multi_counts(ds, case_id, lines, judge)
-            explanation = (f"{value['successes']}/{value['targets']} target events right; timetable "
-                           f"{'right' if value['tables_ok'] else 'wrong'} at some step" if not value["tables_ok"]
-                           else f"{value['successes']}/{value['targets']} target events right; timetable right")
+            table = "right at every step" if value["tables_ok"] else "wrong at some step"
+            explanation = f"{value['successes']}/{value['targets']} target events right; timetable {table}"
         return Score(value=value, answer=json.dumps([x.ops for x in lines], ensure_ascii=False)[:2000],
                      explanation=explanation,
                      metadata={"lines": [x.model_dump(mode="json") for x in lines], "dataset": dataset,
