@@ -101,3 +101,22 @@ def test_cli_generate_with_the_llm_realizer(scripted_server, tmp_path):
     lines = (tmp_path / "ds" / "cases.jsonl").read_text().splitlines()
     assert len(lines) == 3 and all('"realizer":"llm:m-120b"' in ln for ln in lines)
     assert CliRunner().invoke(app, ["validate", str(tmp_path / "ds")]).exit_code == 0
+
+
+def test_cli_reports_an_unreachable_server(tmp_path):
+    import socket
+
+    from typer.testing import CliRunner
+
+    from proevent.cli import app
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = tmp_path / "gen.json"
+    cfg.write_text(json.dumps({"cases": 1, "llm": {"base_url": f"http://127.0.0.1:{port}/v1", "cache": False,
+                                                   "timeout_s": 2, "request_retries": 0}}))
+    r = CliRunner().invoke(app, ["generate", "--out", str(tmp_path / "ds"), "--config", str(cfg),
+                                 "--realizer", "llm", "-q"])
+    assert r.exit_code == 1 and "llm realiser" in r.output
+    assert not (tmp_path / "ds" / "cases.jsonl").exists()

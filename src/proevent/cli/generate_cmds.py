@@ -67,14 +67,19 @@ def generate(
     if turns is not None:
         flags["turns"] = parse_turns(turns)
     cfg = _build_config(config, flags)
-    if quiet:
-        ds = generate_dataset(cfg, out, force=force)
-    else:
-        from rich.progress import Progress
+    try:
+        if quiet:
+            ds = generate_dataset(cfg, out, force=force)
+        else:
+            from rich.progress import Progress
 
-        with Progress(console=err_console, transient=True) as bar:
-            task = bar.add_task("generating", total=cfg.cases)
-            ds = generate_dataset(cfg, out, force=force, progress=lambda i, n: bar.update(task, completed=i))
+            with Progress(console=err_console, transient=True) as bar:
+                task = bar.add_task("generating", total=cfg.cases)
+                ds = generate_dataset(cfg, out, force=force, progress=lambda i, n: bar.update(task, completed=i))
+    except Exception as exc:  # an LLM request that failed after the client's own retries
+        if type(exc).__module__.startswith("proevent.llm"):
+            raise fail(f"llm realiser: {exc}") from None
+        raise
     if initial_ics is not None:  # post-processing hook of the ecosystem integrations (integrations/ics_initial.py)
         from proevent.cli.ecosystem_cmds import add_initial_ics
 

@@ -85,6 +85,7 @@ class LLMRealizerConfig(BaseModel):
     temperature: float = 0.8
     max_tokens: int = 1200
     retries: int = Field(default=2, ge=0, le=10, description="new attempts after a reply fails the check")
+    request_retries: int = Field(default=6, ge=0, le=20, description="client retries of a failed HTTP request")
     concurrency: int = Field(default=8, ge=1, le=256)
     timeout_s: float = 120.0
     cache: bool = Field(default=True, description="reuse answers from proevent.llm's response cache")

@@ -184,7 +184,8 @@ def _client(config: GeneratorConfig) -> Any:
     base = cfg.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
     return LLMClient(ClientConfig(model=cfg.model, base_urls=[base], api_key_env=cfg.api_key_env,
                                   temperature=cfg.temperature, seed=config.seed, max_tokens=cfg.max_tokens,
-                                  concurrency=cfg.concurrency, timeout_s=cfg.timeout_s, cache=cfg.cache))
+                                  concurrency=cfg.concurrency, timeout_s=cfg.timeout_s, cache=cfg.cache,
+                                  max_retries=cfg.request_retries))
 
 
 async def _generate(config: GeneratorConfig, progress: Any) -> Any:
