@@ -85,12 +85,24 @@ def _field_rows(table: str, schema: Any) -> str:
     return "\n".join(f"| `{f.name}` | {f.type} | {meanings.get(f.name, '')} |" for f in schema)
 
 
+def generator_summary(generator: dict[str, Any]) -> str:
+    """One line about how the dataset was made; the full record stays in ``dataset.json``."""
+    parts = [f"{key} {generator[key]}" for key in ("name", "proevent_version", "seed") if key in generator]
+    config = generator.get("config") if isinstance(generator.get("config"), dict) else {}
+    parts += [f"{key} {config[key]}" for key in ("realizer", "cases", "window_minutes") if key in config]
+    ics = generator.get("initial_ics")
+    if isinstance(ics, dict):
+        parts.append(f"initial calendar {ics.get('file')} ({ics.get('events')} events, align {ics.get('align')})")
+    summary = ", ".join(parts) or "not recorded"
+    return f"{summary} (the full record is `generator` in `dataset.json`)"
+
+
 def render_card(manifest: DatasetManifest, cases: Sequence[Case], *, license_name: str = "TODO") -> str:
     """The card of an export: YAML header for the Hub, then statistics, fields and how to load."""
     from proevent.integrations.hf import cases_schema, questions_schema
 
     stats = dataset_statistics(cases)
-    generator = json.dumps(manifest.generator, ensure_ascii=False, sort_keys=True)
+    generator = generator_summary(manifest.generator)
     return Template(_data("hf_card.md")).substitute(
         license_name=license_name,
         pretty_name=manifest.name,
@@ -98,7 +110,7 @@ def render_card(manifest: DatasetManifest, cases: Sequence[Case], *, license_nam
         version=manifest.version,
         created=manifest.created,
         sha256=manifest.sha256.get("cases.jsonl", ""),
-        generator=generator if len(generator) <= 400 else generator[:400] + "…",
+        generator=generator,
         size_category=size_category(stats["steps"]),
         stats="\n".join(f"| {label} | {stats[key]} |" for key, label in _STAT_LABELS),
         categories=_counter_rows(stats["categories"]),
