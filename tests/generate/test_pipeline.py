@@ -62,7 +62,10 @@ def test_meta_keys_are_exactly_the_format(mid_result):
 
 
 def test_every_phenomenon_occurs(mid_result):
-    cases = mid_result.cases
+    assert_every_phenomenon(mid_result.cases)
+
+
+def assert_every_phenomenon(cases):
     ops = Counter()
     attrs = Counter()
     tentative_start = null_location = group_delete = 0
@@ -135,6 +138,8 @@ def test_default_dataset_has_the_papers_size():
     assert st["n_categories"] == 7 and st["n_subcategories"] == 56
     assert st["scheduling_patterns"] >= 275
     assert len(contact_pool().profiles) == 56
+    assert_every_phenomenon(result.cases)
+    assert validate_dataset(result.cases).ok
 
 
 def test_output_does_not_depend_on_the_process(tmp_path):
