@@ -10,14 +10,14 @@ import importlib
 
 from proevent.cli.common import app
 
-_COMMAND_MODULES: tuple[str, ...] = (
+_COMMAND_MODULES: tuple[str, ...] = (  # in pipeline order: `proevent --help` lists commands so
+    "proevent.cli.generate_cmds",
+    "proevent.cli.run_cmds",
+    "proevent.cli.evaluate_cmds",
+    "proevent.cli.report_cmds",
+    "proevent.cli.web_cmds",
     "proevent.cli.data_cmds",
     "proevent.cli.ecosystem_cmds",
-    "proevent.cli.evaluate_cmds",
-    "proevent.cli.generate_cmds",
-    "proevent.cli.report_cmds",
-    "proevent.cli.run_cmds",
-    "proevent.cli.web_cmds",
 )
 
 for _module in _COMMAND_MODULES:
