@@ -1,7 +1,9 @@
 """A scripted model for the inspect tests: answers each question with a saved run's operations.
 
-The question is recognised from the first user message of the request (``Current time: NOW ...
-The window started at START.``), which is unique per (case, step) in ``examples/tiny``. Works for
+The question is recognised from the first user message of the request: its first two times are
+the step's end ("now") and start in every prompt version (v1 ``Current time: NOW ... The window
+started at START``, v2 ``Now NOW ...; window from START``), unique per (case, step) in
+``examples/tiny``. Works for
 inspect's ``mockllm`` (a ``custom_outputs`` callable) and for the scripted OpenAI-compatible server
 of ``tests/support`` (its ``default`` callback).
 """
@@ -15,7 +17,7 @@ from typing import Any
 
 from proevent.io import Dataset, Run
 
-_WINDOW = re.compile(r"Current time: (\S+) .*?The window started at (\S+?)\.", re.S)
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 
 
 class ScriptedAnswers:
@@ -30,10 +32,10 @@ class ScriptedAnswers:
         self._lock = threading.Lock()
 
     def text(self, first_user: str, run_index: int = 0) -> str:
-        m = _WINDOW.search(first_user)
-        if m is None:
+        times = _TIME.findall(first_user)
+        if len(times) < 2 or (times[1], times[0]) not in self.windows:
             return "I cannot tell which question this is."
-        case_id, t = self.windows[(m.group(2), m.group(1))]
+        case_id, t = self.windows[(times[1], times[0])]
         with self._lock:
             self.calls += 1
         run = self.runs[min(run_index, len(self.runs) - 1)]

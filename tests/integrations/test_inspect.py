@@ -235,3 +235,18 @@ def test_limit_that_cuts_a_case_scores_only_the_sampled_questions(tmp_path: Path
     assert (reported["mnr"], reported["precision"], reported["recall"]) == (0.5, 1.0, pytest.approx(2 / 3))
     assert reported["insert_recall"] == 1.0 and reported["update_recall"] == 0.0
     assert math.isnan(reported["delete_recall"])
+
+
+def test_another_epochs_reducer_falls_back_to_pooled_counts(tmp_path: Path) -> None:
+    """inspect's `mean` reducer keeps only the first epoch's metadata: the metrics then pool the mean
+    counts. Ratios with a denominator fixed by the gold (recall, MNR, FDR) still equal the mean over
+    repeats; precision becomes the pooled Σ|P∩G| / Σ|P| (documented)."""
+    from inspect_ai import Epochs
+
+    script = ScriptedAnswers(load_tiny(), [load_example_run("flawed"), load_example_run("perfect")], "single")
+    logs = inspect_eval(proevent_single(dataset=str(TINY)), model="mockllm/model", epochs=Epochs(2, "mean"),
+                        model_args={"custom_outputs": script.mockllm}, log_dir=str(tmp_path), display="none")
+    reported = _reported(logs[0])
+    assert reported["recall"] == pytest.approx((8 / 13 + 1) / 2)
+    assert reported["mnr"] == pytest.approx((1 / 11 + 0) / 2)
+    assert reported["precision"] == pytest.approx((8 + 13) / (16 + 13))

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from proevent import __version__
-from proevent.agents.llm.prompts import STRATEGY_TEMPLATES, prompt_record
+from proevent.agents.llm.prompts import PROMPT_VERSION, STRATEGY_TEMPLATES, prompt_record
 from proevent.integrations.inspect_solver import LINES_KEY
 from proevent.integrations.inspect_tasks import TASK_FORMAT
 from proevent.io import PREDICTIONS_FILE, RUN_FILE, PredictionWriter, write_run_manifest
@@ -74,7 +74,9 @@ def _manifest(logs: list[tuple[Path, Any]]) -> RunManifest:
     agent = str(meta.get("agent", "unknown"))
     generate = first.eval.model_generate_config.model_dump(mode="json", exclude_none=True)
     dataset = meta.get("dataset") or {}
-    prompt = PromptRecord(**prompt_record(agent)) if agent in STRATEGY_TEMPLATES else None
+    options = meta.get("agent_options") or {}
+    version = str(options.get("prompt_version") or PROMPT_VERSION)
+    prompt = PromptRecord(**prompt_record(agent, version)) if agent in STRATEGY_TEMPLATES else None
     return RunManifest(
         created=_created(first.eval.created),
         proevent_version=__version__,

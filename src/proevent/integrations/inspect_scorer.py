@@ -43,6 +43,8 @@ from proevent.io import Dataset, Run
 from proevent.model import OP_TYPES, DatasetRef, PredictionLine, RunManifest
 
 _last: tuple[str, dict[str, Any]] | None = None
+REDUCED_KEY = "proevent_epochs"
+"""Set by :func:`proevent_epochs` in a reduced score's metadata: its ``lines`` hold every epoch's."""
 
 
 def single_counts(dataset: Dataset, case_id: str, t: int, line: PredictionLine | None, judge: str) -> dict[str, int]:
@@ -109,6 +111,7 @@ def proevent_epochs() -> ScoreReducer:
         value = {k: sum(float(s.value[k]) for s in scores) / len(scores) for k in keys}  # type: ignore[index]
         meta = dict(scores[0].metadata or {})
         meta["lines"] = [line for s in scores for line in (s.metadata or {}).get("lines", [])]
+        meta[REDUCED_KEY] = len(scores)
         return Score(value=value, metadata=meta, explanation=scores[0].explanation)
 
     return reduce
@@ -147,8 +150,8 @@ def _proevent_metrics(scores: list[SampleScore]) -> dict[str, Any] | None:
     """
     global _last
     metas = [s.score.metadata or {} for s in scores]
-    if not metas or any("lines" not in m or "dataset" not in m for m in metas):
-        return None
+    if not metas or any("lines" not in m or "dataset" not in m or REDUCED_KEY not in m for m in metas):
+        return None  # e.g. another epochs reducer kept only the first epoch's metadata
     blob = json.dumps([[m["dataset"], m["judge"], m["case_id"], m["mode"], m.get("t"), m["lines"]] for m in metas],
                       sort_keys=True, ensure_ascii=False)
     key = hashlib.sha256(blob.encode("utf-8")).hexdigest()
