@@ -250,3 +250,16 @@ def test_another_epochs_reducer_falls_back_to_pooled_counts(tmp_path: Path) -> N
     assert reported["recall"] == pytest.approx((8 / 13 + 1) / 2)
     assert reported["mnr"] == pytest.approx((1 / 11 + 0) / 2)
     assert reported["precision"] == pytest.approx((8 + 13) / (16 + 13))
+
+
+def test_an_inspect_limit_ends_the_sample_instead_of_becoming_an_errored_answer(tmp_path: Path) -> None:
+    # every scripted request costs 110 tokens: a 150-token limit allows the first step only
+    script = ScriptedAnswers(load_tiny(), [load_example_run("perfect")], "multi")
+    logs = inspect_eval(proevent_multi(dataset=str(TINY), cases="tiny-01"), model="mockllm/model", token_limit=150,
+                        model_args={"custom_outputs": script.mockllm}, log_dir=str(tmp_path), display="none")
+    sample = logs[0].samples[0]
+    assert sample.limit is not None and sample.limit.type == "token"
+    assert [line["t"] for line in sample.store["proevent:lines"]] == [1]
+    assert sample.store["proevent:lines"][0]["error"] is None
+    summary = import_inspect_logs([logs[0].location], tmp_path / "run")
+    assert summary.lines == 1

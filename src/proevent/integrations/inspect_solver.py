@@ -25,11 +25,12 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import LimitExceededError
 
 from proevent.agents import create_agent, get_spec
 from proevent.io import Dataset, load_dataset
 from proevent.llm import Completion, UnsupportedFeature, split_reasoning
-from proevent.model import Event, Timetable, parse_ops
+from proevent.model import Event, PredictionLine, Timetable, parse_ops
 from proevent.runner.core import answer
 
 LINES_KEY = "proevent:lines"
@@ -73,6 +74,9 @@ class InspectClient:
 
     def __init__(self) -> None:
         self.model = get_model()
+        self.limit_error: LimitExceededError | None = None
+        """An inspect limit (tokens, time, messages) hit inside a request: the agent code turns every
+        exception into an errored answer, so the solver re-raises this one to end the sample."""
 
     async def chat(
         self,
@@ -85,7 +89,11 @@ class InspectClient:
         if tools:
             raise UnsupportedFeature("tools", "tool calls are not routed through the inspect solver")
         start = time.perf_counter()
-        output = await self.model.generate(_to_inspect(messages))
+        try:
+            output = await self.model.generate(_to_inspect(messages))
+        except LimitExceededError as exc:
+            self.limit_error = exc
+            raise
         latency = output.time if output.time is not None else time.perf_counter() - start
         raw = output.completion or ""
         text, think = split_reasoning(raw)
@@ -99,15 +107,25 @@ class InspectClient:
         )
 
 
-def build_agent(name: str, dataset: Dataset, options: dict[str, Any] | None = None) -> Any:
-    """A proevent agent by registry name; LLM agents talk to inspect's model."""
+def build_agent(name: str, dataset: Dataset, options: dict[str, Any] | None = None) -> tuple[Any, InspectClient | None]:
+    """A proevent agent by registry name, and the client through which it talks to inspect's model
+    (``None`` for agents without a model)."""
     spec = get_spec(name)
     kwargs: dict[str, Any] = dict(options or {})
-    if spec.needs_llm:
-        kwargs["client"] = InspectClient()
+    client = InspectClient() if spec.needs_llm else None
+    if client is not None:
+        kwargs["client"] = client
     if spec.needs_gold:
         kwargs["dataset"] = dataset
-    return create_agent(name, **kwargs)
+    return create_agent(name, **kwargs), client
+
+
+async def _answer(agent: Any, client: InspectClient | None, case: Any, t: int, timetable: Timetable, *,
+                  mode: str, repeat: int, context_messages: int) -> PredictionLine:
+    line = await answer(agent, case, t, timetable, mode=mode, repeat=repeat, context_messages=context_messages)
+    if client is not None and client.limit_error is not None:
+        raise client.limit_error
+    return line
 
 
 def _record(state: TaskState, line: dict[str, Any]) -> None:
@@ -134,14 +152,14 @@ def proevent_agent(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         ds = cached_dataset(dataset)
-        the_agent = build_agent(agent, ds, agent_options)
+        the_agent, client = build_agent(agent, ds, agent_options)
         case = ds.case(state.metadata["case_id"])
         repeat = state.epoch - 1
         if state.metadata["mode"] == "single":
             t = int(state.metadata["t"])
             before = case.initial_timetable if t == 1 else case.steps[t - 2].gold_timetable
-            line = await answer(the_agent, case, t, Timetable(before), mode="single", repeat=repeat,
-                                context_messages=context_messages)
+            line = await _answer(the_agent, client, case, t, Timetable(before), mode="single", repeat=repeat,
+                                 context_messages=context_messages)
             _record(state, line.model_dump(mode="json"))
             return state
         state.store.set(TIMETABLE_KEY, [e.model_dump(mode="json") for e in case.initial_timetable])
@@ -149,8 +167,8 @@ def proevent_agent(
         for step in case.steps:
             own = Timetable([Event.model_validate(e) for e in state.store.get(TIMETABLE_KEY)],
                             max_id=state.store.get(MAX_ID_KEY))
-            line = await answer(the_agent, case, step.t, own, mode="multi", repeat=repeat,
-                                context_messages=context_messages)
+            line = await _answer(the_agent, client, case, step.t, own, mode="multi", repeat=repeat,
+                                 context_messages=context_messages)
             own = own.apply(parse_ops(line.ops)).timetable
             state.store.set(TIMETABLE_KEY, [e.model_dump(mode="json") for e in own])
             state.store.set(MAX_ID_KEY, own.max_id)
