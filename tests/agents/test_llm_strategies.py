@@ -38,9 +38,11 @@ async def test_each_strategy_prompt_holds_timetable_and_messages(scripted_server
     assert action.error is None and action.ops == []
     (req,) = scripted_server.requests
     text = "\n".join(m["content"] for m in req["messages"])
-    assert '"id": "e1"' in text and "Smile Dental" in text  # the timetable
-    for msg in obs.new_messages:  # every new message, with its sender
-        assert f"{msg.sender}: {msg.text}" in text
+    for ev in obs.timetable:  # the timetable, one line per event (v2)
+        assert f"\n{ev.id} | " in text and ev.location in text
+    assert "Smile Dental" in text
+    for msg in obs.new_messages:  # every new message, with its time and sender (first name, v2)
+        assert f"{msg.time[11:16]} {msg.sender.split()[0]}: {msg.text}" in text
     assert "Jerry Chen" in req["messages"][0]["content"]
     record = agent.describe()["prompt"]
     assert record == prompt_record("procot" if strategy == "gated" else strategy)
@@ -145,3 +147,21 @@ async def test_gated_skips_steps_without_scheduling_content(scripted_server):
     assert asked.extra["gate"] == "model" and len(scripted_server.requests) == 1
     with pytest.raises(ValueError, match="inner must be one of"):
         create_agent("gated", client=None, inner="gated")
+
+
+async def test_prompt_version_v1_is_still_selectable(scripted_server):
+    obs = obs_of()
+    scripted_server.script(Reply(content='{"ops": []}'))
+    async with client_for(scripted_server) as client:
+        agent = create_agent("plain", client=client, prompt_version="v1")
+        await agent.act(obs)
+    text = "\n".join(m["content"] for m in scripted_server.requests[0]["messages"])
+    assert '"id": "e1"' in text and "Smile Dental" in text  # v1: one JSON object per event
+    for msg in obs.new_messages:
+        assert f"{msg.sender}: {msg.text}" in text
+    assert agent.describe()["prompt"]["version"] == "v1"
+
+
+def test_unknown_prompt_version_is_refused():
+    with pytest.raises(ValueError, match="unknown prompt version 'v9'"):
+        prompt_record("plain", "v9")

@@ -2,6 +2,10 @@
 
 Templates use ``string.Template`` placeholders (``${user}``), so JSON braces need no escaping.
 The exact template text of a strategy is recorded in ``run.json`` (``prompt.text`` and its sha256).
+
+``v2`` (the default) is the lean prompt: a compact operation spec, one ``|``-separated line per
+timetable event (past events by their day only), messages under day headings with first names.
+``v1`` is kept unchanged for reproducibility (``--option prompt_version=v1``).
 """
 
 from __future__ import annotations
@@ -15,9 +19,10 @@ from string import Template
 from typing import Any
 
 from proevent.agents.protocol import Observation
-from proevent.model import Message, Timetable
+from proevent.model import Event, Message, Timetable
 
-PROMPT_VERSION = "v1"
+PROMPT_VERSION = "v2"
+PROMPT_VERSIONS = ("v1", "v2")
 STRATEGY_TEMPLATES: dict[str, str] = {
     "plain": "plain", "proactive": "proactive", "procot": "procot", "tools": "tools",
 }
@@ -26,6 +31,8 @@ STRATEGY_TEMPLATES: dict[str, str] = {
 
 @lru_cache(maxsize=64)
 def load_template(name: str, version: str = PROMPT_VERSION) -> str:
+    if version not in PROMPT_VERSIONS:
+        raise ValueError(f"unknown prompt version {version!r}; known: {', '.join(PROMPT_VERSIONS)}")
     path = resources.files("proevent.agents.llm").joinpath(f"data/prompts/{version}/{name}.txt")
     try:
         return path.read_text(encoding="utf-8").strip()
@@ -85,9 +92,83 @@ def render_chats(obs: Observation) -> str:
     return "\n\n".join(blocks) if blocks else "(no new messages)"
 
 
+def _is_past(ev: Event, window_start: str) -> bool:
+    last = ev.end or ev.start
+    if last is None:
+        return False
+    return last < (window_start[:10] if len(last) == 10 else window_start[:16])
+
+
+def _when(ev: Event, past: bool) -> str:
+    """``2026-08-14T19:30-20:45`` (end on the start's day), ``S to E`` across days, a past
+    event's day only, ``-`` for unknown."""
+    start, end = ev.start, ev.end
+    if past:
+        return (start or end or "-")[:10]
+    if start is None:
+        return f"- to {end}" if end else "-"
+    if end is None:
+        return start
+    if len(start) == 16 and len(end) == 16 and start[:10] == end[:10]:
+        return f"{start}-{end[11:]}"
+    return f"{start} to {end}"
+
+
+def render_timetable_v2(timetable: Timetable, window_start: str) -> str:
+    """One line per event: ``id | when | location | participants | description``. Events that
+    ended before the window stay ("same place as last time" needs them) but show only their day."""
+    if not len(timetable):
+        return "(empty)"
+    return "\n".join(
+        f"{ev.id} | {_when(ev, _is_past(ev, window_start))} | {ev.location or '-'} | "
+        f"{', '.join(ev.participants) or '-'} | {ev.description or '-'}"
+        for ev in timetable
+    )
+
+
+def _aliases(members: list[str]) -> dict[str, str]:
+    """First names where they are unique among the chat's members, else the full name."""
+    firsts: dict[str, int] = {}
+    for name in members:
+        firsts[name.split()[0]] = firsts.get(name.split()[0], 0) + 1
+    return {n: n.split()[0] if firsts[n.split()[0]] == 1 else n for n in members}
+
+
+def render_messages_v2(messages: list[Message], alias: dict[str, str], day: list[str]) -> list[str]:
+    out = []
+    for m in messages:
+        if m.time[:10] != day[0]:
+            day[0] = m.time[:10]
+            out.append(f"[{_WEEKDAY_ABBR[date.fromisoformat(day[0]).weekday()]} {day[0]}]")
+        out.append(f"{m.time[11:16]} {alias.get(m.sender, m.sender)}: {m.text}")
+    return out
+
+
+def render_chats_v2(obs: Observation) -> str:
+    blocks = []
+    for upd in obs.chats:
+        chat = upd.chat
+        alias = _aliases([*chat.members, *(m.sender for m in (*upd.context, *upd.new) if m.sender not in chat.members)])
+        lines = [f'# "{chat.name}" ({chat.type}: {", ".join(chat.members)})']
+        day = [""]
+        if upd.context:
+            lines += ["earlier:", *render_messages_v2(upd.context, alias, day)]
+        lines += ["new:", *render_messages_v2(upd.new, alias, day)]
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks) if blocks else "(no new messages)"
+
+
 def build_messages(strategy: str, obs: Observation, version: str = PROMPT_VERSION) -> list[dict[str, Any]]:
     """The chat messages (system + user) a strategy sends for an observation."""
     fill = {"user": obs.user}
+    weekday = _WEEKDAY_NAME[date.fromisoformat(obs.now[:10]).weekday()]
+    if version != "v1":
+        system = Template(load_template("system", version)).substitute(fill)
+        instructions = Template(load_template(STRATEGY_TEMPLATES[strategy], version)).substitute(fill)
+        user = Template(load_template("user", version)).substitute(
+            now=obs.now, weekday=weekday[:3], window_start=obs.window_start,
+            timetable=render_timetable_v2(obs.timetable, obs.window_start), chats=render_chats_v2(obs))
+        return [{"role": "system", "content": f"{system}\n{instructions}"}, {"role": "user", "content": user}]
     system = Template(load_template("system", version)).substitute(fill)
     instructions = Template(load_template(STRATEGY_TEMPLATES[strategy], version)).substitute(fill)
     user = Template(load_template("user", version)).substitute(
