@@ -2,7 +2,7 @@ import math
 
 from eval_helpers import case, dataset, ev, ins, run
 
-from proevent.evaluate import bootstrap_intervals, evaluate
+from proevent.evaluate import CaseRows, bootstrap_intervals, evaluate
 
 
 def _cases():
@@ -75,7 +75,7 @@ def test_bootstrap_interval_brackets_the_estimate():
     counts[:20, col("m")] = 1
     counts[:20, col("p")] = 1
     counts[20:, col("mn")] = 1
-    ci = bootstrap_intervals(counts, None, n_boot=500, seed=1)
+    ci = bootstrap_intervals(CaseRows([f"c{i}" for i in range(40)], counts, None), n_boot=500, seed=1)
     lo, hi = ci["single.recall"]
     assert 0.25 < lo < 0.5 < hi < 0.75
     assert ci["single.precision"] == [1.0, 1.0]

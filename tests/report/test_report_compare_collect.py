@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 from fixtures import FLAWED_RUN, PERFECT_RUN, TINY, load_example_run, load_tiny
-from proevent.evaluate import evaluate
+from proevent.evaluate import evaluate, resample_weights, resampled_ratios
 from proevent.report.collect import MixedDatasetsError, load_scored_runs, locate_dataset, unique_labels
 from proevent.report.compare import compare_results
-from proevent.report.rows import case_rows, resample_weights, resampled_ratios
 
 
 def test_compare_run_with_itself_is_zero_everywhere():
@@ -52,7 +51,7 @@ def test_compare_perfect_and_flawed():
 
 def test_paired_resamples_match_a_manual_computation():
     ds = load_tiny()
-    rows = case_rows(ds, evaluate(ds, load_example_run("flawed"), ci=False))
+    rows = evaluate(ds, load_example_run("flawed"), ci=False).rows
     w = resample_weights(5, 4, seed=1)
     assert w.shape == (4, 5) and (w.sum(axis=1) == 5).all()
     vals = resampled_ratios(rows, w)["single.recall"]

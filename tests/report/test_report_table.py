@@ -11,7 +11,6 @@ import numpy as np
 from fixtures import FLAWED_RUN, PERFECT_RUN, load_example_run, load_tiny
 from proevent.evaluate import METRIC_KEYS, EvaluationResult, evaluate
 from proevent.report.collect import ScoredRun, load_scored_runs
-from proevent.report.rows import case_rows
 from proevent.report.table import COLUMNS, build_table, metric_value, rich_table, to_csv, to_latex, to_markdown
 
 
@@ -57,10 +56,10 @@ def test_case_rows_reproduce_the_metrics():
     ds = load_tiny()
     for name in ("perfect", "flawed"):
         res = evaluate(ds, load_example_run(name), ci=False)
-        ratios = case_rows(ds, res).ratios()
+        ratios = res.rows.ratios()
         for key in METRIC_KEYS:
             assert ratios[key] == metric_value(res.metrics, key), (name, key)
-    rows = case_rows(ds, evaluate(ds, load_example_run("flawed"), ci=False))
+    rows = evaluate(ds, load_example_run("flawed"), ci=False).rows
     assert rows.single.shape[0] == 5 and int(rows.single[:, 0].sum()) == 14  # 14 questions
     assert np.array_equal(rows.multi[:, 0], np.ones(5))
 

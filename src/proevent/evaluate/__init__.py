@@ -4,8 +4,23 @@ Depends on ``proevent.model`` (and the plain dataset/run containers of ``proeven
 saved predictions can always be re-scored without an LLM, a server or a plotting library.
 """
 
-from proevent.evaluate.aggregate import METRIC_KEYS, bootstrap_intervals, mean_sd
-from proevent.evaluate.api import METRICS_VERSION, EvaluationResult, evaluate, line_ops
+from proevent.evaluate.aggregate import (
+    METRIC_KEYS,
+    CaseRows,
+    bootstrap_intervals,
+    mean_sd,
+    resample_weights,
+    resampled_ratios,
+)
+from proevent.evaluate.api import (
+    BREAKDOWN_KEYS,
+    METRICS_VERSION,
+    EvaluationResult,
+    evaluate,
+    group_cases,
+    label_order,
+    line_ops,
+)
 from proevent.evaluate.equivalence import Comparator, is_cosmetic
 from proevent.evaluate.judges import JUDGES, ExactJudge, FuzzyJudge, LocationJudge, get_judge
 from proevent.evaluate.matching import event_matching, max_matching
@@ -14,6 +29,7 @@ from proevent.evaluate.normalize import People, canonical_name, normalize_locati
 from proevent.evaluate.single import QuestionScore, previous_timetable, score_question
 
 __all__ = [
+    "BREAKDOWN_KEYS", "CaseRows", "group_cases", "label_order", "resample_weights", "resampled_ratios",
     "JUDGES", "METRICS_VERSION", "METRIC_KEYS", "CaseTrace", "Comparator", "EvaluationResult", "ExactJudge",
     "FuzzyJudge", "LocationJudge", "People", "QuestionScore", "StepTrace", "bootstrap_intervals",
     "canonical_name", "comparator_for", "evaluate", "event_matching", "get_judge", "is_cosmetic", "line_ops",

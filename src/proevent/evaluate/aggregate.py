@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -93,31 +94,45 @@ def mean_sd(values: Sequence[float | None]) -> tuple[float | None, float | None]
     return mean, math.sqrt(var)
 
 
-def bootstrap_intervals(
-    single: np.ndarray | None,
-    multi: np.ndarray | None,
-    *,
-    n_boot: int = 1000,
-    seed: int = 0,
-) -> dict[str, list[float] | None]:
-    """Case-level bootstrap 95% intervals (2.5th and 97.5th percentiles, linear interpolation).
+@dataclass
+class CaseRows:
+    """One row of counts per case, in dataset order; ``None`` for a mode the run lacks.
 
-    ``single`` and ``multi`` hold one row of counts per case (same case order). Each resample
-    draws cases with replacement (``numpy.random.default_rng(seed)``); resamples where a metric is
-    undefined are left out for it, and an interval is ``None`` when all are.
+    Every metric is a ratio of sums of these rows, so any subset of cases (a breakdown group) or a
+    resample of cases (a bootstrap, or the same resample for two runs in a paired comparison) is
+    scored without scoring again.
     """
-    n = (single if single is not None else multi).shape[0]  # type: ignore[union-attr]
-    out: dict[str, list[float] | None] = {}
-    if n == 0:
+
+    case_ids: list[str]
+    single: np.ndarray | None
+    multi: np.ndarray | None
+
+    def ratios(self, idx: np.ndarray | list[int] | None = None) -> dict[str, float | None]:
+        """Every metric (dotted keys) over the cases ``idx`` (all when ``None``)."""
+        out: dict[str, float | None] = {}
+        if self.single is not None:
+            out.update(single_ratios((self.single if idx is None else self.single[idx]).sum(axis=0)))
+        if self.multi is not None:
+            out.update(multi_ratios((self.multi if idx is None else self.multi[idx]).sum(axis=0)))
         return out
+
+
+def resample_weights(n_cases: int, n_boot: int, seed: int) -> np.ndarray:
+    """``(n_boot, n_cases)`` multiplicities of a case-level bootstrap: each resample draws cases
+    with replacement from ``numpy.random.default_rng(seed)``."""
     rng = np.random.default_rng(seed)
-    draws = rng.integers(0, n, size=(n_boot, n))
-    weights = np.zeros((n_boot, n), dtype=np.int64)
-    rows = np.repeat(np.arange(n_boot), n)
-    np.add.at(weights, (rows, draws.ravel()), 1)
+    draws = rng.integers(0, n_cases, size=(n_boot, n_cases))
+    weights = np.zeros((n_boot, n_cases), dtype=np.int64)
+    np.add.at(weights, (np.repeat(np.arange(n_boot), n_cases), draws.ravel()), 1)
+    return weights
+
+
+def resampled_ratios(rows: CaseRows, weights: np.ndarray) -> dict[str, np.ndarray]:
+    """Per metric, its value in each resample (``nan`` where undefined)."""
+    out: dict[str, np.ndarray] = {}
     for prefix, counts, ratios, index in (
-        ("single", single, SINGLE_RATIOS, _S),
-        ("multi", multi, MULTI_RATIOS, _M),
+        ("single", rows.single, SINGLE_RATIOS, _S),
+        ("multi", rows.multi, MULTI_RATIOS, _M),
     ):
         if counts is None:
             continue
@@ -125,10 +140,20 @@ def bootstrap_intervals(
         for key, (a, b) in ratios.items():
             num, den = sums[:, index[a]].astype(float), sums[:, index[b]].astype(float)
             with np.errstate(invalid="ignore", divide="ignore"):
-                vals = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
-            vals = vals[~np.isnan(vals)]
-            if vals.size == 0:
-                out[f"{prefix}.{key}"] = None
-            else:
-                out[f"{prefix}.{key}"] = [float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))]
+                out[f"{prefix}.{key}"] = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+    return out
+
+
+def bootstrap_intervals(rows: CaseRows, *, n_boot: int = 1000, seed: int = 0) -> dict[str, list[float] | None]:
+    """Case-level bootstrap 95% intervals (2.5th and 97.5th percentiles, linear interpolation).
+
+    Resamples where a metric is undefined are left out for it; an interval is ``None`` when all are.
+    """
+    n = len(rows.case_ids)
+    if n == 0:
+        return {}
+    out: dict[str, list[float] | None] = {}
+    for key, vals in resampled_ratios(rows, resample_weights(n, n_boot, seed)).items():
+        vals = vals[~np.isnan(vals)]
+        out[key] = None if vals.size == 0 else [float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))]
     return out

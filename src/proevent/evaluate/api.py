@@ -12,12 +12,11 @@ from proevent.evaluate.aggregate import (
     METRIC_KEYS,
     MULTI_FIELDS,
     SINGLE_FIELDS,
+    CaseRows,
     bootstrap_intervals,
     mean_sd,
     multi_object,
-    multi_ratios,
     single_object,
-    single_ratios,
 )
 from proevent.evaluate.equivalence import Comparator
 from proevent.evaluate.judges import LocationJudge, get_judge
@@ -45,6 +44,9 @@ class EvaluationResult:
     metrics: dict[str, Any]
     questions: list[QuestionScore] = field(default_factory=list)
     cases: list[CaseTrace] = field(default_factory=list)
+    rows: CaseRows | None = None
+    """Per-case counts of repeat 0 (in dataset order): any subset or resample of cases is scored from them."""
+    repeat_rows: list[CaseRows] = field(default_factory=list)
     judge_decisions: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -110,22 +112,29 @@ def _multi_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list |
     return row
 
 
-def _groups(cases: list[Case]) -> dict[str, dict[str, list[int]]]:
-    """Breakdown key -> value -> indices of the cases in that group."""
-    out: dict[str, dict[str, list[int]]] = {k: {} for k in BREAKDOWN_KEYS}
+_MODE_SCORERS = {"single": (_single_row, len(SINGLE_FIELDS)), "multi": (_multi_row, len(MULTI_FIELDS))}
+
+
+def group_cases(cases: list[Case], key: str) -> dict[str, list[int]]:
+    """Indices of the cases per value of ``meta[key]``, by the spec's breakdown rule: a missing or
+    null value is ``unknown``; for ``noise_content`` a case joins each kind it lists (``none`` for
+    an empty list). Numeric values sort numerically."""
+    out: dict[str, list[int]] = {}
     for idx, case in enumerate(cases):
-        for key in BREAKDOWN_KEYS:
-            value = case.meta.get(key)
-            if key == "noise_content" and isinstance(value, list):
-                labels = [str(v) for v in value] or ["none"]
-            else:
-                labels = ["unknown" if value is None else str(value)]
-            for label in dict.fromkeys(labels):
-                out[key].setdefault(label, []).append(idx)
-    return {k: dict(sorted(v.items(), key=lambda kv: _sort_key(kv[0]))) for k, v in out.items()}
+        value = case.meta.get(key)
+        if key == "noise_content" and isinstance(value, list):
+            labels = [str(v) for v in value] or ["none"]
+        else:
+            labels = ["unknown" if value is None else str(value)]
+        for label in dict.fromkeys(labels):
+            out.setdefault(label, []).append(idx)
+    return dict(sorted(out.items(), key=lambda kv: label_order(kv[0])))
 
 
-def _sort_key(label: str) -> tuple[int, float, str]:
+def label_order(label: str) -> tuple[int, float, str]:
+    """Sort key for breakdown labels: numbers by value first, then words, ``unknown`` last."""
+    if label == "unknown":
+        return (2, 0.0, label)
     try:
         return (0, float(label), label)
     except ValueError:
@@ -175,30 +184,22 @@ def _evaluate(
     comps = [Comparator(People(c.people()), the_judge) for c in cases]
     questions: list[QuestionScore] = []
     traces: list[CaseTrace] = []
-    per_repeat: dict[str, list[np.ndarray]] = {}
-    for mode in modes:
-        if mode == "single":
-            fn, width, keep = _single_row, len(SINGLE_FIELDS), questions
-        else:
-            fn, width, keep = _multi_row, len(MULTI_FIELDS), traces
-        per_repeat[mode] = [
-            np.array(
-                [fn(c, run, r, comp, keep if r == repeats[0] else None) for c, comp in zip(cases, comps)],
-                dtype=np.int64,
-            ).reshape(len(cases), width)
-            for r in repeats
-        ]
+    repeat_rows = []
+    for r in repeats:
+        keep = r == repeats[0]
+        arrays: dict[str, np.ndarray | None] = {"single": None, "multi": None}
+        for mode in modes:
+            fn, width = _MODE_SCORERS[mode]
+            sink = (questions if mode == "single" else traces) if keep else None
+            rows = [fn(c, run, r, comp, sink) for c, comp in zip(cases, comps)]
+            arrays[mode] = np.array(rows, dtype=np.int64).reshape(len(cases), width)
+        repeat_rows.append(CaseRows([c.case_id for c in cases], arrays["single"], arrays["multi"]))
 
-    def values_for(rows: list[np.ndarray] | None, ratio_fn, idx: list[int] | None = None):
-        if rows is None:
-            return None
-        per = [ratio_fn(r[idx].sum(axis=0) if idx is not None else r.sum(axis=0)) for r in rows]
-        keys = per[0].keys()
-        stats = {k: mean_sd([p[k] for p in per]) for k in keys}
-        return stats
+    def stats(idx: list[int] | None = None) -> dict[str, tuple[float | None, float | None]]:
+        per = [rows.ratios(idx) for rows in repeat_rows]
+        return {k: mean_sd([p[k] for p in per]) for k in per[0]}
 
-    single_stats = values_for(per_repeat.get("single"), single_ratios)
-    multi_stats = values_for(per_repeat.get("multi"), multi_ratios)
+    overall = stats()
     metrics: dict[str, Any] = {
         "format": METRICS_FORMAT,
         "metrics_version": METRICS_VERSION,
@@ -212,51 +213,38 @@ def _evaluate(
         "single": None,
         "multi": None,
     }
-    sd: dict[str, float | None] = {}
-    if single_stats is not None:
-        totals = sum(r.sum(axis=0) for r in per_repeat["single"])
-        metrics["single"] = single_object(totals, {k: v[0] for k, v in single_stats.items()})
-        sd.update({k: v[1] for k, v in single_stats.items()})
-    if multi_stats is not None:
-        totals = sum(r.sum(axis=0) for r in per_repeat["multi"])
-        metrics["multi"] = multi_object(totals, {k: v[0] for k, v in multi_stats.items()})
-        sd.update({k: v[1] for k, v in multi_stats.items()})
-    metrics["ci"] = (
-        bootstrap_intervals(
-            per_repeat["single"][0] if "single" in per_repeat else None,
-            per_repeat["multi"][0] if "multi" in per_repeat else None,
-            n_boot=n_boot,
-            seed=seed,
-        )
-        if ci and modes and cases
+    means = {k: v[0] for k, v in overall.items()}
+    if "single" in modes:
+        metrics["single"] = single_object(sum(rows.single.sum(axis=0) for rows in repeat_rows), means)
+    if "multi" in modes:
+        metrics["multi"] = multi_object(sum(rows.multi.sum(axis=0) for rows in repeat_rows), means)
+    metrics["ci"] = bootstrap_intervals(repeat_rows[0], n_boot=n_boot, seed=seed) if ci and modes else None
+    metrics["repeats"] = {"n": len(repeats), "sd": {k: overall[k][1] for k in METRIC_KEYS if k in overall}}
+    metrics["breakdowns"] = (
+        {
+            key: {
+                label: {"cases": len(idx), **{k: v[0] for k, v in stats(idx).items()}}
+                for label, idx in group_cases(cases, key).items()
+            }
+            for key in BREAKDOWN_KEYS
+        }
+        if breakdowns
         else None
     )
-    metrics["repeats"] = {"n": len(repeats), "sd": {k: sd[k] for k in METRIC_KEYS if k in sd}}
-    if breakdowns:
-        out: dict[str, dict[str, dict[str, Any]]] = {}
-        for key, groups in _groups(cases).items():
-            out[key] = {}
-            for label, idx in groups.items():
-                entry: dict[str, Any] = {"cases": len(idx)}
-                for stats in (
-                    values_for(per_repeat.get("single"), single_ratios, idx),
-                    values_for(per_repeat.get("multi"), multi_ratios, idx),
-                ):
-                    if stats:
-                        entry.update({k: v[0] for k, v in stats.items()})
-                out[key][label] = entry
-        metrics["breakdowns"] = out
-    else:
-        metrics["breakdowns"] = None
     return EvaluationResult(
-        metrics=metrics, questions=questions, cases=traces, judge_decisions=the_judge.decisions()
+        metrics=metrics,
+        questions=questions,
+        cases=traces,
+        rows=repeat_rows[0],
+        repeat_rows=repeat_rows,
+        judge_decisions=the_judge.decisions(),
     )
 
 
 class _RecordingJudge(LocationJudge):
-    name = "recording"
-
     """Answers "different" to every undecided pair and remembers it, to be prefetched."""
+
+    name = "recording"
 
     def __init__(self) -> None:
         super().__init__()

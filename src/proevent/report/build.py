@@ -21,7 +21,6 @@ from pathlib import Path
 
 from proevent.report.collect import ScoredRun
 from proevent.report.error_summary import ErrorSummary, summarize_errors
-from proevent.report.rows import case_rows
 from proevent.report.table import ReportTable, build_table, to_csv, to_latex, to_markdown
 
 INDEX = "index.html"
@@ -97,7 +96,7 @@ def write_report(
     elif not plotting_available():
         result.plots_skipped = 'matplotlib is not installed (pip install "proevent[report]")'
     else:
-        rows = [case_rows(sr.dataset, sr.result) for sr in runs]
+        rows = [sr.result.rows for sr in runs]
         png, svg = robustness_plot(runs, rows, out / "plots" / "robustness", n_boot=n_boot, seed=seed)
         figures["robustness"] = (png, svg)
         png2, svg2 = error_plot([sr.label for sr in runs], summaries, out / "plots" / "errors")

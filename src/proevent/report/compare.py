@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from proevent.evaluate import METRIC_KEYS, EvaluationResult
+from proevent.evaluate import METRIC_KEYS, EvaluationResult, resample_weights, resampled_ratios
 from proevent.io import Dataset
-from proevent.report.rows import CaseRows, case_rows, resample_weights, resampled_ratios
 
 
 @dataclass
@@ -68,7 +67,7 @@ def compare_results(
 
     Uses repeat 0 of each run (as the intervals of ``evaluate`` do).
     """
-    rows_a, rows_b = case_rows(dataset, a), case_rows(dataset, b)
+    rows_a, rows_b = a.rows, b.rows
     n = len(dataset.cases)
     weights = resample_weights(n, n_boot, seed) if n else np.zeros((0, 0), dtype=np.int64)
     boot_a, boot_b = (resampled_ratios(r, weights) for r in (rows_a, rows_b)) if n else ({}, {})
@@ -119,4 +118,4 @@ def disagreements(dataset: Dataset, a: EvaluationResult, b: EvaluationResult) ->
     return out
 
 
-__all__ = ["CaseDisagreement", "CaseRows", "Comparison", "MetricDiff", "compare_results", "disagreements"]
+__all__ = ["CaseDisagreement", "Comparison", "MetricDiff", "compare_results", "disagreements"]

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
+from proevent.evaluate import CaseRows, group_cases, label_order, resample_weights, resampled_ratios
 from proevent.report.collect import ScoredRun
 from proevent.report.error_summary import ErrorSummary
 from proevent.report.errors import categories
-from proevent.report.rows import CaseRows, resample_weights, resampled_ratios
 
 DIMENSIONS: tuple[tuple[str, str], ...] = (
     ("negotiation_turns", "negotiation turns (T)"),
@@ -36,31 +36,6 @@ def plotting_available() -> bool:
     except ImportError:
         return False
     return True
-
-
-def group_cases(cases, key: str) -> dict[str, list[int]]:
-    """Case indices per value of ``meta[key]`` by the metrics spec's breakdown rule: missing or null is
-    ``unknown``; for ``noise_content`` each listed kind (``none`` for an empty list)."""
-    out: dict[str, list[int]] = {}
-    for idx, case in enumerate(cases):
-        value = case.meta.get(key)
-        if key == "noise_content" and isinstance(value, list):
-            labels = [str(v) for v in value] or ["none"]
-        else:
-            labels = ["unknown" if value is None else str(value)]
-        for label in dict.fromkeys(labels):
-            out.setdefault(label, []).append(idx)
-    return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
-
-
-def _order(label: str) -> tuple[int, float, str]:
-    if label == "unknown":
-        return (2, 0.0, label)
-    try:
-        return (0, float(label), label)
-    except ValueError:
-        return (1, 0.0, label)
-
 
 @dataclass
 class Point:
@@ -124,7 +99,7 @@ def robustness_plot(
     one_dataset = len({sr.dataset.sha256 for sr in runs}) == 1
     for col, (dim, dim_label) in enumerate(DIMENSIONS):
         per_run = [group_cases(sr.dataset.cases, dim) for sr in runs]
-        labels = sorted({g for groups in per_run for g in groups}, key=_order)
+        labels = sorted({g for groups in per_run for g in groups}, key=label_order)
         x_of = {g: i for i, g in enumerate(labels)}
         for row_i, (metric, metric_label) in enumerate(METRICS):
             ax = axes[row_i][col]
