@@ -13,89 +13,24 @@ import re
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
+from proevent.timeexpr import date_spans, time_spans
+
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
-_WD = "|".join(sorted([*WEEKDAYS, *_ABBR], key=len, reverse=True))
-_RE_WEEKDAY = re.compile(rf"\b(next\s+|this\s+|on\s+)?({_WD})\b\.?(\s+next\s+week)?", re.I)
-_RE_RELATIVE = re.compile(r"\b(day after tomorrow|tomorrow|tmrw|tmr|today|tonight)\b", re.I)
-_RE_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december")
-_MON = "|".join(sorted([*_MONTHS, *(m[:3] for m in _MONTHS), "sept"], key=len, reverse=True))
-_RE_MONTH_DAY = re.compile(rf"\b({_MON})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
-_RE_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MON})\b", re.I)
-_RE_ORDINAL = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 
 
 def weekday_name(d: date) -> str:
     return WEEKDAYS[d.weekday()].capitalize()
 
 
-def _weekday_index(name: str) -> int:
-    name = name.lower().rstrip(".")
-    return WEEKDAYS.index(name) if name in WEEKDAYS else _ABBR[name]
-
-
-def _month_index(name: str) -> int:
-    name = name.lower().rstrip(".")
-    return next(i for i, m in enumerate(_MONTHS) if m.startswith(name[:3])) + 1
-
-
-def _future_month_day(month: int, day: int, today: date) -> date | None:
-    for year in (today.year, today.year + 1):
-        try:
-            d = date(year, month, day)
-        except ValueError:
-            continue
-        if d >= today:
-            return d
-    return None
-
-
 def find_dates(text: str, ref: datetime) -> list[tuple[int, date]]:
-    """Dates mentioned in ``text`` said at ``ref``: ``(position, date)`` in text order."""
-    today = ref.date()
-    out: list[tuple[int, date]] = []
-    for m in _RE_RELATIVE.finditer(text):
-        word = m.group(1).lower()
-        days = 2 if word.startswith("day after") else 0 if word in ("today", "tonight") else 1
-        out.append((m.start(), today + timedelta(days=days)))
-    for m in _RE_WEEKDAY.finditer(text):
-        wd = _weekday_index(m.group(2))
-        prefix = (m.group(1) or "").strip().lower()
-        monday = today - timedelta(days=today.weekday())
-        if prefix == "next" or m.group(3):
-            d = monday + timedelta(days=7 + wd)
-        elif prefix == "this":
-            d = monday + timedelta(days=wd)
-            if d < today:
-                d += timedelta(days=7)
-        else:
-            d = today + timedelta(days=(wd - today.weekday()) % 7 or 7)
-        out.append((m.start(), d))
-    for m in _RE_ISO.finditer(text):
-        try:
-            out.append((m.start(), date(int(m.group(1)), int(m.group(2)), int(m.group(3)))))
-        except ValueError:
-            pass
-    for rx, mi, di in ((_RE_MONTH_DAY, 1, 2), (_RE_DAY_MONTH, 2, 1)):
-        for m in rx.finditer(text):
-            d = _future_month_day(_month_index(m.group(mi)), int(m.group(di)), today)
-            if d:
-                out.append((m.start(), d))
-    for m in _RE_ORDINAL.finditer(text):
-        n = int(m.group(1))
-        for k in range(2):
-            y, mo = today.year + (today.month - 1 + k) // 12, (today.month - 1 + k) % 12 + 1
-            try:
-                d = date(y, mo, n)
-            except ValueError:
-                continue
-            if d >= today:
-                out.append((m.start(), d))
-                break
-    out.sort(key=lambda p: p[0])
-    return out
+    """Dates mentioned in ``text`` said at ``ref``: ``(position, date)`` in text order.
+
+    The phrases are those of :mod:`proevent.timeexpr` (shared with the generator's validator),
+    each read once: "next Friday" as the following week's Friday, "Tuesday the 22nd" as the 22nd,
+    a month and day as its next occurrence.
+    """
+    return [(span.start, span.best) for span in date_spans(text, ref)]
 
 
 @lru_cache(maxsize=1)
@@ -122,12 +57,6 @@ _RE_RANGE = re.compile(
     rf"\b(\d{{1,2}})(?:[:.](\d{{2}}))?\s*{_AMPM}?\s*(?:-|–|to|until|till|til)\s*"
     rf"(\d{{1,2}})(?:[:.](\d{{2}}))?\s*{_AMPM}?(?![\w:])",
     re.I)
-_RE_CLOCK = re.compile(rf"\b(\d{{1,2}})[:.](\d{{2}})\s*{_AMPM}?(?![\w])", re.I)
-_RE_H_AMPM = re.compile(rf"\b(\d{{1,2}})\s*{_AMPM}(?![a-z])", re.I)
-_RE_AT = re.compile(r"\b(?:at|around|@|by)\s+(\d{1,2})(?:ish)?\b(?![:.]\d)", re.I)
-_RE_ISH = re.compile(r"\b(\d{1,2})\s*-?ish\b", re.I)
-_RE_HALF = re.compile(r"\bhalf(?:\s+past)?\s+(\d{1,2})\b", re.I)
-_RE_WORDS = re.compile(r"\b(noon|midday)\b", re.I)
 
 
 def _h(hour: int, suffix: str | None) -> int | None:
@@ -141,13 +70,13 @@ def _h(hour: int, suffix: str | None) -> int | None:
 
 
 def find_times(text: str) -> list[tuple[int, tuple[int, int], tuple[int, int] | None]]:
-    """Clock times in ``text``: ``(position, start, end or None)``, in text order."""
+    """Clock times in ``text``: ``(position, start, end or None)``, in text order.
+
+    Ranges without am/pm ("9 till 1", "12:30 to 13:30") are read here; every other phrase comes
+    from :func:`proevent.timeexpr.time_spans`, an end ("until 9pm") joining the start before it.
+    """
     out: list[tuple[int, tuple[int, int], tuple[int, int] | None]] = []
     taken: list[tuple[int, int]] = []
-
-    def free(m: re.Match[str]) -> bool:
-        return all(m.end() <= a or m.start() >= b for a, b in taken)
-
     for m in _RE_RANGE.finditer(text):
         suffix = m.group(6)
         end = _h(int(m.group(4)), suffix)
@@ -159,33 +88,18 @@ def find_times(text: str) -> list[tuple[int, tuple[int, int], tuple[int, int] | 
             s = (start - 12, s[1])
         if not suffix and s > e and end < 12:
             e = (end + 12, e[1])
-        if s < e:
+        if s < e and s[1] < 60 and e[1] < 60:
             out.append((m.start(), s, e))
             taken.append((m.start(), m.end()))
-    for rx in (_RE_CLOCK, _RE_H_AMPM, _RE_AT, _RE_ISH, _RE_HALF, _RE_WORDS):
-        for m in rx.finditer(text):
-            if not free(m):
-                continue
-            if rx is _RE_CLOCK:
-                hour = int(m.group(1))
-                h = _h(hour, m.group(3)) if m.group(3) or hour <= 12 else hour
-                t = (h, int(m.group(2))) if h is not None and int(m.group(2)) < 60 else None
-                if t and not m.group(3) and hour >= 13:
-                    t = (hour, int(m.group(2)))
-            elif rx is _RE_H_AMPM:
-                h = _h(int(m.group(1)), m.group(2))
-                t = (h, 0) if h is not None else None
-            elif rx is _RE_HALF:
-                h = _h(int(m.group(1)), None)
-                t = (h, 30) if h is not None else None
-            elif rx is _RE_WORDS:
-                t = (12, 0)
-            else:
-                h = _h(int(m.group(1)), None)
-                t = (h, 0) if h is not None else None
-            if t is not None and 0 <= t[0] <= 23:
-                out.append((m.start(), t, None))
-                taken.append((m.start(), m.end()))
+    for span in time_spans(text):
+        if any(a <= span.start < b for a, b in taken):
+            continue
+        if span.role == "end" and out and out[-1][2] is None and out[-1][1] < span.best:
+            out[-1] = (out[-1][0], out[-1][1], span.best)
+            continue
+        if span.role == "end" and out and out[-1][2] is not None and out[-1][0] == span.start:
+            continue
+        out.append((span.start, span.best, None))
     out.sort(key=lambda p: p[0])
     return out
 

@@ -14,18 +14,37 @@ from proevent.agents.protocol import Observation
 from proevent.agents.timecalc import find_dates, find_times
 from proevent.model import parse_time
 
+PHRASE_KINDS = (
+    "proposal", "agreement", "reject", "defer", "change", "cancel", "cancel_implicit", "abandon", "dropout",
+    "remove_person", "add_person", "drop_time", "drop_place", "link_time", "link_place", "link_people", "hedge",
+)
+"""The cue lists matched as phrases (each a list of words or phrases in ``cues.json``)."""
+
 
 class CueFile(BaseModel):
     model_config = ConfigDict(extra="ignore")
     version: int
     proposal: list[str]
     agreement: list[str]
+    reject: list[str]
+    defer: list[str]
     change: list[str]
     cancel: list[str]
+    cancel_implicit: list[str]
+    abandon: list[str]
+    dropout: list[str]
+    remove_person: list[str]
+    add_person: list[str]
+    drop_time: list[str]
+    drop_place: list[str]
+    link_time: list[str]
+    link_place: list[str]
+    link_people: list[str]
     hedge: list[str]
-    location_prefixes: list[str]
     location_stops: list[str]
     activities: list[str]
+    place_patterns: list[str]
+    person_patterns: list[str]
 
 
 def _pattern(words: list[str]) -> re.Pattern[str]:
@@ -36,21 +55,38 @@ def _pattern(words: list[str]) -> re.Pattern[str]:
 @dataclass(frozen=True)
 class Cues:
     version: int
-    proposal: re.Pattern[str]
-    agreement: re.Pattern[str]
-    change: re.Pattern[str]
-    cancel: re.Pattern[str]
-    hedge: re.Pattern[str]
+    phrases: dict[str, re.Pattern[str]]
     activities: list[str]
     location_stops: frozenset[str]
+    place_patterns: list[re.Pattern[str]]
+    person_patterns: list[re.Pattern[str]]
+
+    def has(self, kind: str, text: str) -> bool:
+        return self.phrases[kind].search(text) is not None
+
+    # the names the v2 agent used, kept for the step detector and old callers
+    @property
+    def proposal(self) -> re.Pattern[str]:
+        return self.phrases["proposal"]
+
+    @property
+    def change(self) -> re.Pattern[str]:
+        return self.phrases["change"]
+
+    @property
+    def cancel(self) -> re.Pattern[str]:
+        return self.phrases["cancel"]
 
 
 @lru_cache(maxsize=1)
 def load_cues() -> Cues:
     text = resources.files("proevent.agents.rules").joinpath("data/cues.json").read_text(encoding="utf-8")
     f = CueFile.model_validate(json.loads(text))
-    return Cues(f.version, _pattern(f.proposal), _pattern(f.agreement), _pattern(f.change), _pattern(f.cancel),
-                _pattern(f.hedge), f.activities, frozenset(f.location_stops))
+    phrases = {kind: _pattern(getattr(f, kind)) for kind in PHRASE_KINDS}
+    return Cues(
+        f.version, phrases, f.activities, frozenset(f.location_stops),
+        [re.compile(p) for p in f.place_patterns], [re.compile(p) for p in f.person_patterns],
+    )
 
 
 def needs_attention(obs: Observation) -> bool:
@@ -60,9 +96,11 @@ def needs_attention(obs: Observation) -> bool:
     missed need, while a false alarm only costs one request.
     """
     cues = load_cues()
+    kinds = ("cancel", "cancel_implicit", "change", "proposal", "dropout", "remove_person", "add_person",
+             "drop_time", "drop_place", "link_time", "link_place", "link_people")
     for msg in obs.new_messages:
         text = msg.text
-        if cues.cancel.search(text) or cues.change.search(text) or cues.proposal.search(text):
+        if any(cues.has(k, text) for k in kinds):
             return True
         if find_times(text) or find_dates(text, parse_time(msg.time)):
             return True

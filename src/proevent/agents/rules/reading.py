@@ -1,0 +1,229 @@
+"""Reading one chat message into a negotiation move (no model: cue phrases, dates, times, places).
+
+A :class:`Move` says what a message does to the chat's plan: proposes a new event, proposes a
+change (a counter-proposal, a detail left open, a link to a timetable event, a person added),
+accepts, rejects or defers the open proposal, cancels the event, or announces someone dropping
+out. The agent (:mod:`proevent.agents.rules.agent`) plays the moves in order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from proevent.agents.rules.cues import Cues
+from proevent.agents.timecalc import find_dates, find_times
+from proevent.model import Event, Message, parse_time
+from proevent.timeexpr import MONTHS, date_spans, time_spans
+
+_NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", *MONTHS,
+              "can", "could", "would", "may", "mind", "i", "i'd", "i'll", "just", "oh", "ok", "hey", "hi",
+              "the", "my", "our", "dr", "please", "guys", "heads", "sorry", "so", "btw", "also", "and", "let",
+              "let's", "sure", "great", "cool", "thanks", "thank", "hello", "good", "yes", "no", "regarding"}
+
+
+@dataclass
+class Move:
+    """What one message does. ``changes`` maps attribute -> new value (``None`` clears it)."""
+
+    kind: str
+    """``propose``, ``modify``, ``accept``, ``reject``, ``defer``, ``cancel``, ``dropout``,
+    ``remove`` (someone else leaves: effective at once) or ``none``."""
+    sender: str
+    changes: dict[str, Any] = field(default_factory=dict)
+    agrees: bool = False
+    """The message also agrees ("yes, and can we ...")."""
+
+
+def _fmt(d: date, hm: tuple[int, int] | None) -> str:
+    return d.isoformat() if hm is None else f"{d.isoformat()}T{hm[0]:02d}:{hm[1]:02d}"
+
+
+def _masked(text: str, ref: datetime) -> str:
+    """The text with its date and time phrases blanked (so that places and names read cleanly)."""
+    chars = list(text)
+    for span in [*date_spans(text, ref), *time_spans(text)]:
+        for i in range(span.start, span.end):
+            chars[i] = "\0"
+    masked = "".join(chars)
+    return re.sub(r"\0+", "\0", masked)
+
+
+def clean_place(raw: str, cues: Cues) -> str | None:
+    words = raw.strip(" \t'\"“”,;:-").split()
+    while words and (words[-1].lower().strip(",.") in cues.location_stops or words[-1] in ("\0",)):
+        words.pop()
+    while words and words[0].lower() in ("at", "in", "to", "is", "maybe", "somewhere", "like", "um", "hmm"):
+        words.pop(0)
+    text = " ".join(words).strip(" ,.")
+    if not text or "\0" in text or len(words) > 8:
+        return None
+    low = text.lower()
+    if low in cues.location_stops or low in _NOT_NAMES or low in ("it", "that", "this", "them", "something"):
+        return None
+    if any(a == low or low.startswith(a + " ") for a in cues.activities):
+        return None
+    return text
+
+
+def find_place(text: str, ref: datetime, cues: Cues, *, allow_at: bool = True) -> str | None:
+    """A place named in ``text`` (the patterns of ``cues.json``, then "at/in <Name>")."""
+    from proevent.agents.rules.places import place_after_preposition
+
+    masked = _masked(text, ref)
+    for rx in cues.place_patterns:
+        for m in rx.finditer(masked):
+            place = clean_place(m.group("p"), cues)
+            if place:
+                return place
+    if allow_at:
+        return place_after_preposition(masked.replace("\0", ","), cues.location_stops)
+    return None
+
+
+def find_people(text: str, cues: Cues, exclude: set[str]) -> list[str]:
+    """Full names ("Jane Doe", "my colleague Jane Doe" -> "Jane Doe") other than ``exclude``."""
+    out: list[str] = []
+    for rx in cues.person_patterns:
+        for m in rx.finditer(text):
+            words = m.group("p").split()
+            while words and words[0].lower().strip("'’") in _NOT_NAMES:
+                words.pop(0)
+            if len(words) >= 2 and " ".join(words) not in exclude and " ".join(words) not in out:
+                out.append(" ".join(words))
+    return out
+
+
+def when_of(text: str, ref: datetime, base_day: date | None) -> tuple[str | None, str | None] | None:
+    """``(start, end)`` of a message naming a day and/or a clock time; ``None`` when it names neither.
+
+    A time without a day falls on ``base_day`` (the plan's day); a day without a time gives a
+    date-only start. An end is read only when the text gives one ("7-9pm", "until 9pm").
+    """
+    dates = find_dates(text, ref)
+    times = find_times(text)
+    if not dates and not times:
+        return None
+    day = dates[0][1] if dates else base_day
+    if day is None:
+        return None
+    if not times:
+        return _fmt(day, None), None
+    _, start, end = times[0]
+    end_day = day
+    if len(dates) > 1 and end is not None:  # "Friday 10pm until Saturday 1am"
+        end_day = dates[1][1]
+    elif end is not None and end < start:
+        end_day = day + timedelta(days=1)
+    return _fmt(day, start), (_fmt(end_day, end) if end is not None else None)
+
+
+def find_ref(text: str, cues: Cues, timetable: list[Event], others: list[str], now: str, *,
+             past: bool) -> Event | None:
+    """The timetable event a message points at ("my dentist appointment tomorrow", "last time",
+    "our hike in March"): by words of its description, then a named day or month, then (for
+    "last time") the latest past event shared with the chat's other members."""
+    low = text.lower()
+    cands = [ev for ev in timetable if ev.start is not None and ((ev.start < now[:len(ev.start)]) == past)]
+    if not cands:
+        return None
+    ref_time = parse_time(now)
+    days = {d for _, d in find_dates(text, ref_time)}
+    months = {i + 1 for i, m in enumerate(MONTHS) if re.search(rf"\b{m}\b", low)}
+
+    def score(ev: Event) -> tuple[Any, ...]:
+        desc = (ev.description or "").lower()
+        words = [w for w in re.findall(r"[a-z]{3,}", desc) if w not in ("the", "and", "with")]
+        hits = sum(1 for w in words if re.search(rf"\b{re.escape(w)}", low))
+        day = ev.start[:10]
+        on_day = day in {d.isoformat() for d in days} or int(day[5:7]) in months
+        shared = len(set(ev.participants) & set(others))
+        return (hits > 0 and True, on_day, hits, shared, ev.start if past else "~" + ev.start)
+
+    best = max(cands, key=score)
+    s = score(best)
+    if not s[0] and not s[1] and not (past and s[3]):
+        return None
+    if not s[0] and not s[1]:  # "last time": the latest past event with these people
+        shared = [ev for ev in cands if set(ev.participants) & set(others)]
+        return max(shared, key=lambda ev: ev.start or "") if shared else None
+    return best
+
+
+def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], timetable: list[Event],
+                 plan_day: date | None, has_plan: bool, now: str) -> Move:
+    """The move ``msg`` makes, given the chat's members and whether a plan (event) exists yet."""
+    text, sender = msg.text, msg.sender
+    ref = parse_time(msg.time)
+    others = [p for p in members if p != user]
+    agrees = cues.has("agreement", text) and not cues.has("reject", text)
+    if cues.has("cancel", text) or cues.has("cancel_implicit", text):
+        return Move("cancel", sender)
+    people_named = [p for p in members if p != sender and _mentions(text, p)]
+    if cues.has("remove_person", text) and people_named and not cues.has("add_person", text):
+        return Move("remove", sender, {"remove": people_named[0]})
+    if cues.has("dropout", text):
+        return Move("dropout", sender)
+    if cues.has("abandon", text):
+        return Move("cancel", sender, {"abandon": True})
+    changes: dict[str, Any] = {}
+    if cues.has("link_time", text):
+        ev = find_ref(text, cues, timetable, others, now, past=False)
+        if ev is not None and ev.end is not None:
+            changes.update(start=ev.end, end=None)
+    if cues.has("link_place", text):
+        ev = find_ref(text, cues, timetable, others, now, past=True)
+        if ev is not None:
+            changes["location"] = ev.location
+    if cues.has("link_people", text):
+        ev = find_ref(text, cues, timetable, others, now, past=True)
+        if ev is not None:
+            changes["add_people"] = list(ev.participants)
+    if cues.has("add_person", text):
+        added = find_people(text, cues, set(members))
+        if added:
+            changes["add_people"] = added[:1]
+    if "start" not in changes:
+        when = when_of(text, ref, plan_day)
+        if when is not None:
+            if cues.has("drop_time", text):
+                changes.update(start=when[0][:10], end=None)
+            else:
+                changes.update(start=when[0], end=when[1])
+                if not find_dates(text, ref):
+                    changes["keep_end"] = True  # "can we start at 8 instead": the end stays
+        elif cues.has("drop_time", text) and plan_day is not None:
+            changes.update(start=plan_day.isoformat(), end=None)
+    if cues.has("drop_place", text):
+        changes["location"] = None
+    elif "location" not in changes and (changes or cues.has("change", text) or cues.has("proposal", text)
+                                        or not agrees or "?" in text):
+        place = find_place(text, ref, cues, allow_at=True)
+        if place is not None:
+            changes["location"] = place
+    if changes:
+        asks = "?" in text or cues.has("proposal", text) or cues.has("change", text)
+        if not has_plan:
+            if "start" in changes and (asks or cues.has("drop_time", text) or cues.has("drop_place", text)):
+                return Move("propose", sender, changes, agrees)
+            if agrees:
+                return Move("accept", sender, changes, True)  # an echo: "Friday 7pm it is"
+            return Move("none", sender)
+        if agrees and not asks:
+            return Move("accept", sender, changes, True)  # an echo of the open proposal
+        return Move("modify", sender, changes, agrees)
+    if cues.has("reject", text):
+        return Move("reject", sender)
+    if agrees:
+        return Move("accept", sender, agrees=True)
+    if cues.has("defer", text):
+        return Move("defer", sender)
+    return Move("none", sender)
+
+
+def _mentions(text: str, person: str) -> bool:
+    first = person.split()[0]
+    return re.search(rf"\b{re.escape(person)}\b", text) is not None or re.search(
+        rf"\b{re.escape(first)}\b", text) is not None
