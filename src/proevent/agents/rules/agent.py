@@ -133,7 +133,12 @@ class RulesAgent:
             by = state.pending.by
             if sender != by and (by == user or sender == user):
                 base = state.plan or Plan(None, None, None, list(members), _description(upd, self.cues))
-                state.plan = _apply(base, state.pending.changes)
+                changes = state.pending.changes
+                echoed = move.changes.get("echo_location")
+                old = changes.get("location")
+                if echoed and old is not None and not old.lower().startswith(echoed.lower()):
+                    changes = {**changes, "location": echoed}  # the answer repeats the place: trust it
+                state.plan = _apply(base, changes)
                 state.pending = None
         elif kind == "reject":
             state.pending = None

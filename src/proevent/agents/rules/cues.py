@@ -44,6 +44,8 @@ class CueFile(BaseModel):
     location_stops: list[str]
     activities: list[str]
     place_patterns: list[str]
+    echo_patterns: list[str]
+    place_trailers: list[str]
     person_patterns: list[str]
 
 
@@ -59,6 +61,8 @@ class Cues:
     activities: list[str]
     location_stops: frozenset[str]
     place_patterns: list[re.Pattern[str]]
+    echo_patterns: list[re.Pattern[str]]
+    place_trailers: frozenset[str]
     person_patterns: list[re.Pattern[str]]
 
     def has(self, kind: str, text: str) -> bool:
@@ -85,7 +89,8 @@ def load_cues() -> Cues:
     phrases = {kind: _pattern(getattr(f, kind)) for kind in PHRASE_KINDS}
     return Cues(
         f.version, phrases, f.activities, frozenset(f.location_stops),
-        [re.compile(p) for p in f.place_patterns], [re.compile(p) for p in f.person_patterns],
+        [re.compile(p) for p in f.place_patterns], [re.compile(p) for p in f.echo_patterns],
+        frozenset(f.place_trailers), [re.compile(p) for p in f.person_patterns],
     )
 
 

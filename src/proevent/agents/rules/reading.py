@@ -52,13 +52,16 @@ def _masked(text: str, ref: datetime) -> str:
 
 
 def clean_place(raw: str, cues: Cues) -> str | None:
+    raw = raw.split("\0")[0]
     words = raw.strip(" \t'\"“”,;:-").split()
-    while words and (words[-1].lower().strip(",.") in cues.location_stops or words[-1] in ("\0",)):
+    while words and (words[-1].lower().strip(",.!") in cues.location_stops
+                     or words[-1].lower().strip(",.!") in cues.place_trailers
+                     or not any(ch.isalnum() for ch in words[-1])):
         words.pop()
     while words and words[0].lower() in ("at", "in", "to", "is", "maybe", "somewhere", "like", "um", "hmm"):
         words.pop(0)
     text = " ".join(words).strip(" ,.")
-    if not text or "\0" in text or len(words) > 8:
+    if not text or len(words) > 8:
         return None
     low = text.lower()
     if low in cues.location_stops or low in _NOT_NAMES or low in ("it", "that", "this", "them", "something"):
@@ -68,17 +71,18 @@ def clean_place(raw: str, cues: Cues) -> str | None:
     return text
 
 
-def find_place(text: str, ref: datetime, cues: Cues, *, allow_at: bool = True) -> str | None:
-    """A place named in ``text`` (the patterns of ``cues.json``, then "at/in <Name>")."""
+def find_place(text: str, ref: datetime, cues: Cues, *, allow_at: bool = True, echo: bool = False) -> str | None:
+    """A place named in ``text`` (the patterns of ``cues.json``, then "at/in <Name>"); with
+    ``echo``, only a place an acceptance repeats ("Cafe Nero it is", "see you at Cafe Nero")."""
     from proevent.agents.rules.places import place_after_preposition
 
     masked = _masked(text, ref)
-    for rx in cues.place_patterns:
+    for rx in (cues.echo_patterns if echo else cues.place_patterns):
         for m in rx.finditer(masked):
             place = clean_place(m.group("p"), cues)
             if place:
                 return place
-    if allow_at:
+    if allow_at and not echo:
         return place_after_preposition(masked.replace("\0", ","), cues.location_stops)
     return None
 
@@ -130,7 +134,7 @@ def find_ref(text: str, cues: Cues, timetable: list[Event], others: list[str], n
     if not cands:
         return None
     ref_time = parse_time(now)
-    days = {d for _, d in find_dates(text, ref_time)}
+    days = {d for span in date_spans(text, ref_time) for d in span.days}
     months = {i + 1 for i, m in enumerate(MONTHS) if re.search(rf"\b{m}\b", low)}
 
     def score(ev: Event) -> tuple[Any, ...]:
@@ -185,7 +189,7 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         added = find_people(text, cues, set(members))
         if added:
             changes["add_people"] = added[:1]
-    if "start" not in changes:
+    if "start" not in changes and not changes:
         when = when_of(text, ref, plan_day)
         if when is not None:
             if cues.has("drop_time", text):
@@ -203,16 +207,22 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         place = find_place(text, ref, cues, allow_at=True)
         if place is not None:
             changes["location"] = place
+    if agrees and not changes:
+        echoed = find_place(text, ref, cues, echo=True)
+        if echoed is not None:
+            return Move("accept", sender, {"echo_location": echoed}, True)
     if changes:
         asks = "?" in text or cues.has("proposal", text) or cues.has("change", text)
         if not has_plan:
             if "start" in changes and (asks or cues.has("drop_time", text) or cues.has("drop_place", text)):
                 return Move("propose", sender, changes, agrees)
             if agrees:
-                return Move("accept", sender, changes, True)  # an echo: "Friday 7pm it is"
+                echoed = find_place(text, ref, cues, echo=True)
+                return Move("accept", sender, {"echo_location": echoed} if echoed else {}, True)
             return Move("none", sender)
         if agrees and not asks:
-            return Move("accept", sender, changes, True)  # an echo of the open proposal
+            echoed = find_place(text, ref, cues, echo=True)
+            return Move("accept", sender, {"echo_location": echoed} if echoed else {}, True)
         return Move("modify", sender, changes, agrees)
     if cues.has("reject", text):
         return Move("reject", sender)
