@@ -43,6 +43,7 @@ class CueFile(BaseModel):
     hedge: list[str]
     location_stops: list[str]
     activities: list[str]
+    strong_place_patterns: list[str]
     place_patterns: list[str]
     echo_patterns: list[str]
     place_trailers: list[str]
@@ -60,6 +61,7 @@ class Cues:
     phrases: dict[str, re.Pattern[str]]
     activities: list[str]
     location_stops: frozenset[str]
+    strong_place_patterns: list[re.Pattern[str]]
     place_patterns: list[re.Pattern[str]]
     echo_patterns: list[re.Pattern[str]]
     place_trailers: frozenset[str]
@@ -89,7 +91,8 @@ def load_cues() -> Cues:
     phrases = {kind: _pattern(getattr(f, kind)) for kind in PHRASE_KINDS}
     return Cues(
         f.version, phrases, f.activities, frozenset(f.location_stops),
-        [re.compile(p) for p in f.place_patterns], [re.compile(p) for p in f.echo_patterns],
+        [re.compile(p) for p in f.strong_place_patterns], [re.compile(p) for p in f.place_patterns],
+        [re.compile(p) for p in f.echo_patterns],
         frozenset(f.place_trailers), [re.compile(p) for p in f.person_patterns],
     )
 

@@ -72,19 +72,28 @@ def clean_place(raw: str, cues: Cues) -> str | None:
 
 
 def find_place(text: str, ref: datetime, cues: Cues, *, allow_at: bool = True, echo: bool = False) -> str | None:
-    """A place named in ``text`` (the patterns of ``cues.json``, then "at/in <Name>"); with
-    ``echo``, only a place an acceptance repeats ("Cafe Nero it is", "see you at Cafe Nero")."""
+    """A place named in ``text``: the strong patterns of ``cues.json`` ("I was thinking X"), then
+    (``allow_at``: a new plan with its day and time) "at/in <Name>", then the other patterns ("how
+    about X instead?"). With ``echo``, only a place an acceptance repeats ("X it is")."""
     from proevent.agents.rules.places import place_after_preposition
 
     masked = _masked(text, ref)
-    for rx in (cues.echo_patterns if echo else cues.place_patterns):
-        for m in rx.finditer(masked):
-            place = clean_place(m.group("p"), cues)
-            if place:
-                return place
-    if allow_at and not echo:
-        return place_after_preposition(masked.replace("\0", ","), cues.location_stops)
-    return None
+
+    def first(patterns: list[re.Pattern[str]]) -> str | None:
+        for rx in patterns:
+            for m in rx.finditer(masked):
+                place = clean_place(m.group("p"), cues)
+                if place:
+                    return place
+        return None
+
+    if echo:
+        return first(cues.echo_patterns)
+    found = first(cues.strong_place_patterns)
+    if found is None and allow_at:
+        at = place_after_preposition(masked.replace("\0", ","), cues.location_stops)
+        found = clean_place(at, cues) if at else None
+    return found or first(cues.place_patterns)
 
 
 def find_people(text: str, cues: Cues, exclude: set[str]) -> list[str]:
@@ -204,7 +213,7 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         changes["location"] = None
     elif "location" not in changes and (changes or cues.has("change", text) or cues.has("proposal", text)
                                         or not agrees or "?" in text):
-        place = find_place(text, ref, cues, allow_at=True)
+        place = find_place(text, ref, cues, allow_at=not has_plan and "start" in changes)
         if place is not None:
             changes["location"] = place
     if agrees and not changes:
