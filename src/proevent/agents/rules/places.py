@@ -41,8 +41,8 @@ def place_after_preposition(text: str, stops: frozenset[str]) -> str | None:
             low = bare.lower()
             nxt = raw[i + 1] if i + 1 < len(raw) else ""
             nxt2 = raw[i + 2] if i + 2 < len(raw) else ""
-            named = (nxt[:1].isupper() or (nxt.lower() == "the" and nxt2[:1].isupper())) and (
-                nxt.lower().strip(",.") not in _NOT_PLACES)
+            named = (nxt[:1].isupper() and nxt.lower().strip(",.") not in _NOT_PLACES) or (
+                nxt.lower() == "the" and nxt2[:1].isupper() and nxt2.lower().strip(",.") not in _NOT_PLACES)
             continues = (low == "on" and (named or nxt[:1].isdigit())) or (low == "at" and named)
             if words and low in stops and not continues:
                 break

@@ -47,7 +47,8 @@ def _masked(text: str, ref: datetime) -> str:
     for span in [*date_spans(text, ref), *time_spans(text)]:
         for i in range(span.start, span.end):
             chars[i] = "\0"
-    masked = "".join(chars)
+    masked = re.sub(r"\b(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)[a-z]*\.?,? (?=\0)", "\0", "".join(chars),
+                    flags=re.I)  # "Monday the 13th": the weekday goes with the date
     return re.sub(r"\0+", "\0", masked)
 
 
@@ -66,8 +67,10 @@ def clean_place(raw: str, cues: Cues) -> str | None:
     low = text.lower()
     if low in cues.location_stops or low in _NOT_NAMES or low in ("it", "that", "this", "them", "something"):
         return None
-    if any(a == low or low.startswith(a + " ") for a in cues.activities):
-        return None
+    bare = re.sub(r"^(?:the|a|an|our|my|your|that|this) ", "", low)
+    if len(bare.split()) <= 2 and any(bare == a or bare.startswith(a + " ") or bare.endswith(" " + a)
+                                      for a in cues.activities):
+        return None  # "the hike", "the tempo run": the activity, not a place
     return text
 
 
