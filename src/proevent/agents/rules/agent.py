@@ -136,7 +136,7 @@ class RulesAgent:
                 changes = state.pending.changes
                 echoed = move.changes.get("echo_location")
                 old = changes.get("location")
-                if echoed and old is not None and not old.lower().startswith(echoed.lower()):
+                if echoed and old is not None and echoed.lower() not in old.lower():
                     changes = {**changes, "location": echoed}  # the answer repeats the place: trust it
                 state.plan = _apply(base, changes)
                 state.pending = None
@@ -188,14 +188,14 @@ class RulesAgent:
             if last is not None and last < since[: len(last)]:
                 continue  # past events are history: plans in the chat are about coming ones
             overlap = len(set(ev.participants) & others)
-            if overlap == 0:
-                continue
             if plan is not None:
                 same = (ev.start == plan.start) * 2 + (ev.location == plan.location) * 2 + (
                     set(ev.participants) == set(plan.participants)) + (
                     _day_of(ev.start) is not None and _day_of(ev.start) == _day_of(plan.start))
-                if same >= 2 and (matched is None or (same, overlap) > matched[0]):
+                if same >= (2 if overlap else 4) and (matched is None or (same, overlap) > matched[0]):
                     matched = ((same, overlap), ev)
+            if overlap == 0:
+                continue
             words = [w for w in re.findall(r"[a-z]{4,}", (ev.description or "").lower())]
             hits = sum(1 for w in words if re.search(rf"\b{re.escape(w)}", text)) + 2 * ((ev.start or "")[:10] in days)
             if hits and (named is None or (hits, overlap) > named[0]):

@@ -47,6 +47,7 @@ class CueFile(BaseModel):
     place_patterns: list[str]
     echo_patterns: list[str]
     place_trailers: list[str]
+    place_leaders: list[str]
     person_patterns: list[str]
 
 
@@ -65,6 +66,7 @@ class Cues:
     place_patterns: list[re.Pattern[str]]
     echo_patterns: list[re.Pattern[str]]
     place_trailers: frozenset[str]
+    place_leaders: frozenset[str]
     person_patterns: list[re.Pattern[str]]
 
     def has(self, kind: str, text: str) -> bool:
@@ -93,7 +95,7 @@ def load_cues() -> Cues:
         f.version, phrases, f.activities, frozenset(f.location_stops),
         [re.compile(p) for p in f.strong_place_patterns], [re.compile(p) for p in f.place_patterns],
         [re.compile(p) for p in f.echo_patterns],
-        frozenset(f.place_trailers), [re.compile(p) for p in f.person_patterns],
+        frozenset(f.place_trailers), frozenset(f.place_leaders), [re.compile(p) for p in f.person_patterns],
     )
 
 

@@ -59,7 +59,7 @@ def clean_place(raw: str, cues: Cues) -> str | None:
                      or words[-1].lower().strip(",.!") in cues.place_trailers
                      or not any(ch.isalnum() for ch in words[-1])):
         words.pop()
-    while words and words[0].lower() in ("at", "in", "to", "is", "maybe", "somewhere", "like", "um", "hmm"):
+    while words and words[0].lower().strip(",!") in cues.place_leaders:
         words.pop(0)
     text = " ".join(words).strip(" ,.")
     if not text or len(words) > 8:
@@ -185,6 +185,7 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
     if cues.has("abandon", text):
         return Move("cancel", sender, {"abandon": True})
     changes: dict[str, Any] = {}
+    linked = cues.has("link_time", text) or cues.has("link_place", text) or cues.has("link_people", text)
     if cues.has("link_time", text):
         ev = find_ref(text, cues, timetable, others, now, past=False)
         if ev is not None and ev.end is not None:
@@ -214,7 +215,7 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
             changes.update(start=plan_day.isoformat(), end=None)
     if cues.has("drop_place", text):
         changes["location"] = None
-    elif "location" not in changes and (changes or cues.has("change", text) or cues.has("proposal", text)
+    elif "location" not in changes and not linked and (changes or cues.has("change", text) or cues.has("proposal", text)
                                         or not agrees or "?" in text):
         place = find_place(text, ref, cues, allow_at=not has_plan and "start" in changes)
         if place is not None:
