@@ -58,3 +58,17 @@ def test_bad_prediction_lines_name_file_line_and_field(tmp_path):
     assert result.exit_code == 1
     assert f"predictions.jsonl:{n - 1}: t: Input should be a valid integer" in result.output
     assert f"predictions.jsonl:{n}: mode: Input should be 'single' or 'multi'" in result.output
+
+
+def test_only_answered_flag(tmp_path):
+    run_dir = tmp_path / "part"
+    shutil.copytree(FLAWED_RUN, run_dir)
+    lines = (run_dir / "predictions.jsonl").read_text().splitlines()
+    keep = [ln for ln in lines if '"tiny-01"' in ln]
+    (run_dir / "predictions.jsonl").write_text("\n".join(keep) + "\n")
+    result = runner.invoke(app, ["evaluate", str(TINY), str(run_dir), "--only-answered", "--no-ci"])
+    assert result.exit_code == 0, result.output
+    written = json.loads((run_dir / "metrics.json").read_text())
+    assert written["dataset"]["scored_cases"] == 1
+    assert written["single"]["questions"] == len(load_dataset(TINY).case("tiny-01").steps)
+    assert "scored 1 of 5 cases" in result.output

@@ -79,3 +79,14 @@ def test_bootstrap_interval_brackets_the_estimate():
     lo, hi = ci["single.recall"]
     assert 0.25 < lo < 0.5 < hi < 0.75
     assert ci["single.precision"] == [1.0, 1.0]
+
+
+def test_only_answered_scores_the_answered_cases():
+    # the run answers case a only: by default case b's question is missing (FDR defined on b's empty step)
+    rn = run([("a", "single", 1, [ins()])])
+    full = evaluate(_cases(), rn, ci=False).metrics
+    part = evaluate(_cases(), rn, ci=False, only_answered=True).metrics
+    assert full["single"]["missing"] == 1 and full["single"]["fdr"] == 0.0
+    assert part["single"]["missing"] == 0 and part["single"]["fdr"] is None
+    assert part["single"]["questions"] == 1 and part["dataset"]["scored_cases"] == 1
+    assert "scored_cases" not in full["dataset"]

@@ -82,6 +82,9 @@ def evaluate_command(
     json_out: Path | None = typer.Option(None, "--json", help="Also write metrics.json here."),
     n_boot: int = typer.Option(1000, help="Bootstrap resamples."),
     seed: int = typer.Option(0, help="Bootstrap seed."),
+    only_answered: bool = typer.Option(
+        False, "--only-answered", help="Score only the cases the run answered (a sampled human run, --limit)."
+    ),
 ) -> None:
     """Score RUN against DATASET; print the metrics and write RUN/metrics.json."""
     from proevent.evaluate import evaluate
@@ -94,7 +97,7 @@ def evaluate_command(
             f"[yellow]warning:[/yellow] the run was made on dataset {rn.manifest.dataset.name} "
             f"{rn.manifest.dataset.version} (checksum differs from {ds.manifest.name} {ds.manifest.version})"
         )
-    result = evaluate(ds, rn, judge=judge, ci=not no_ci, n_boot=n_boot, seed=seed)
+    result = evaluate(ds, rn, judge=judge, ci=not no_ci, n_boot=n_boot, seed=seed, only_answered=only_answered)
     text = json.dumps(result.metrics, indent=2, ensure_ascii=False) + "\n"
     (run / METRICS_FILE).write_text(text, encoding="utf-8")
     if json_out is not None:
@@ -106,6 +109,8 @@ def evaluate_command(
     title = f"{rn.manifest.agent}" + (f" ({rn.manifest.model})" if rn.manifest.model else "")
     console.print(metrics_table(result.metrics, title=f"{title} — judge {result.metrics['judge']}"))
     console.print(counts_line(result.metrics))
+    if only_answered:
+        console.print(f"scored {result.metrics['dataset']['scored_cases']} of {len(ds.cases)} cases (--only-answered)")
     if rn.duplicates:
         console.print(f"{rn.duplicates} duplicate prediction lines superseded (the last line of a key counts)")
     console.print(f"wrote {run / METRICS_FILE}")

@@ -26,11 +26,17 @@ def report_cmd(
     plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the figures (needs matplotlib).")] = True,
     title: Annotated[str, typer.Option(help="Title of the HTML page.")] = "ProEvent report",
     force: Annotated[bool, typer.Option(help="Write into a folder that is not empty.")] = False,
+    only_answered: Annotated[
+        bool, typer.Option("--only-answered", help="Score each run on the cases it answered (a sampled human run).")
+    ] = False,
 ) -> None:
     """The paper's table (Markdown, LaTeX, CSV), robustness plots, error analysis and index.html for RUNs."""
     from proevent.report import load_scored_runs, write_report
 
-    scored = load_scored_runs(runs, dataset=dataset, allow_mixed=allow_mixed, judge=judge, n_boot=n_boot, seed=seed)
+    scored = load_scored_runs(
+        runs, dataset=dataset, allow_mixed=allow_mixed, judge=judge, n_boot=n_boot, seed=seed,
+        only_answered=only_answered,
+    )
     output = write_report(scored, out, force=force, plots=plots, n_boot=n_boot, seed=seed, title=title)
     print_report_summary(output)
 

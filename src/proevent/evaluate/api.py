@@ -150,6 +150,7 @@ def evaluate(
     n_boot: int = 1000,
     seed: int = 0,
     breakdowns: bool = True,
+    only_answered: bool = False,
 ) -> EvaluationResult:
     """Score a run against a dataset exactly as metrics spec version 1 defines.
 
@@ -161,7 +162,15 @@ def evaluate(
         n_boot: bootstrap resamples.
         seed: bootstrap seed.
         breakdowns: compute the per-meta breakdowns.
+        only_answered: score only the cases the run has a line for (a sampled human run, a run made
+            with ``--limit``); by default a question without a line counts as missing, as the spec
+            says. The metrics then carry ``dataset.scored_cases``.
     """
+    if only_answered:
+        subset = dataset.subset(run.answered_cases())
+        result = evaluate(subset, run, judge=judge, ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns)
+        result.metrics["dataset"]["scored_cases"] = len(subset.cases)
+        return result
     gc_was_enabled = gc.isenabled()
     gc.disable()  # many short-lived objects beside large live data: collections cost more than they free
     try:

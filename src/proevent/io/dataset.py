@@ -47,6 +47,14 @@ class Dataset:
     def sha256(self) -> str:
         return self.manifest.sha256.get(CASES_FILE, "")
 
+    def subset(self, case_ids: Iterable[str]) -> Dataset:
+        """The same dataset (manifest and checksum kept) restricted to ``case_ids``, in file order."""
+        wanted = set(case_ids)
+        unknown = wanted - self._by_id.keys()
+        if unknown:
+            raise KeyError(f"no case {sorted(unknown)[0]!r} in dataset {self.manifest.name!r}")
+        return Dataset(manifest=self.manifest, cases=[c for c in self.cases if c.case_id in wanted], path=self.path)
+
     def questions(self) -> Iterator[tuple[Case, int]]:
         """Every single-step question: ``(case, t)``."""
         for case in self.cases:

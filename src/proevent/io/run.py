@@ -35,6 +35,10 @@ class Run:
     def modes(self) -> set[str]:
         return {k[1] for k in self.lines}
 
+    def answered_cases(self) -> list[str]:
+        """Ids of the cases with at least one prediction line, in first-seen order."""
+        return list(dict.fromkeys(k[0] for k in self.lines))
+
     def repeats(self, mode: str) -> list[int]:
         return sorted({k[3] for k in self.lines if k[1] == mode})
 

@@ -149,6 +149,7 @@ def load_scored_runs(
     n_boot: int = 1000,
     seed: int = 0,
     results: dict[Path, EvaluationResult] | None = None,
+    only_answered: bool = False,
 ) -> list[ScoredRun]:
     """Load, check and score every run.
 
@@ -159,6 +160,8 @@ def load_scored_runs(
             which then must be found or be the one given, checksum and all).
         judge, n_boot, seed: as :func:`proevent.evaluate.evaluate`.
         results: already computed results by run path (the quickstart passes them), skipping a re-score.
+        only_answered: score each run on the cases it answered only (a sampled human run); such a
+            run's label says how many cases it was scored on.
 
     Raises:
         MixedDatasetsError: runs on different datasets without ``allow_mixed``.
@@ -181,7 +184,11 @@ def load_scored_runs(
         ds = _dataset_for(path, run, given, cache, allow_mixed)
         res = (results or {}).get(path)
         if res is None:
-            res = evaluate(ds, run, judge=the_judge, ci=True, n_boot=n_boot, seed=seed)
+            res = evaluate(ds, run, judge=the_judge, ci=True, n_boot=n_boot, seed=seed, only_answered=only_answered)
+        scored = res.metrics["dataset"].get("scored_cases")
+        if scored is not None and scored < len(ds.cases):
+            ds = ds.subset(run.answered_cases())
+            label = f"{label} ({scored} cases)"
         out.append(ScoredRun(label=label, path=path, run=run, result=res, dataset=ds, judge=the_judge))
     return out
 
