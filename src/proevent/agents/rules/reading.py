@@ -174,7 +174,8 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
     text, sender = msg.text, msg.sender
     ref = parse_time(msg.time)
     others = [p for p in members if p != user]
-    agrees = cues.has("agreement", text) and not cues.has("reject", text)
+    agrees = cues.has("agreement", text) and not any(
+        cues.has(k, text) for k in ("reject", "defer", "drop_time", "drop_place", "hedge"))
     if cues.has("cancel", text) or cues.has("cancel_implicit", text):
         return Move("cancel", sender)
     people_named = [p for p in members if p != sender and _mentions(text, p)]
@@ -225,7 +226,8 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         if echoed is not None:
             return Move("accept", sender, {"echo_location": echoed}, True)
     if changes:
-        asks = "?" in text or cues.has("proposal", text) or cues.has("change", text)
+        asks = "?" in text or linked or any(
+            cues.has(k, text) for k in ("proposal", "change", "add_person", "drop_time", "drop_place"))
         if not has_plan:
             if "start" in changes and (asks or cues.has("drop_time", text) or cues.has("drop_place", text)):
                 return Move("propose", sender, changes, agrees)
