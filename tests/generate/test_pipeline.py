@@ -6,13 +6,13 @@ from collections import Counter
 import pytest
 
 from proevent.generate import GeneratorConfig, compute_stats, generate, generate_cases, generate_dataset
-from proevent.generate.contacts import contact_pool
+from proevent.generate.contacts import contact_pool, templates
 from proevent.generate.validate import validate_dataset
 from proevent.io import load_dataset
 from proevent.model import DeleteOp, InsertOp, UpdateOp
 
 META_KEYS = {"category", "subcategory", "negotiation_turns", "concurrent_chats", "noise", "noise_content",
-             "scheduling_pattern", "atomic_ops", "realizer", "seed"}
+             "scheduling_pattern", "atomic_ops", "realizer", "seed", "message_intents"}
 
 
 def test_same_seed_and_config_give_identical_bytes(tmp_path):
@@ -45,6 +45,9 @@ def test_small_config_is_fast_and_loads_back(tmp_path):
     assert validate_dataset(loaded).ok
 
 
+KNOWN_INTENTS = set(templates().required) | {"interjection"}
+
+
 def test_cases_do_not_depend_on_each_other():
     few = generate_cases(GeneratorConfig(cases=5, seed=2))
     many = generate_cases(GeneratorConfig(cases=12, seed=2))
@@ -59,6 +62,9 @@ def test_meta_keys_are_exactly_the_format(mid_result):
         assert set(case.meta["atomic_ops"]) <= {"simple_modification", "timetable_linking", "detail_removal"}
         assert case.meta["concurrent_chats"] == len(case.chats)
         assert case.meta["realizer"] == "template"
+        # one intent per message, in the case's message order
+        assert len(case.meta["message_intents"]) == sum(len(s.messages) for s in case.steps)
+        assert set(case.meta["message_intents"]) <= KNOWN_INTENTS
 
 
 def test_every_phenomenon_occurs(mid_result):
@@ -140,6 +146,11 @@ def test_default_dataset_has_the_papers_size():
     assert len(contact_pool().profiles) == 56
     assert_every_phenomenon(result.cases)
     assert validate_dataset(result.cases).ok
+    # the variety targets: two cases rarely share a sentence
+    assert st["distinct_message_ratio"] >= 0.85
+    assert st["distinct_long_message_ratio"] >= 0.97
+    table3 = st["linguistic_variations"]
+    assert table3 is not None and all(v >= 25 for v in table3.values()), table3
 
 
 def test_output_does_not_depend_on_the_process(tmp_path):

@@ -129,9 +129,10 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
     refs: list[RefEvent] = list(traj.refs)
     ref_offset = 0
     target_voices = _voices(rng, traj.members, {user: user_voice, profile.name: profile.voice})
-    planned: list[tuple[str, str, str, list[str], list[Line], dict[str, str], int]] = []
+    planned: list[tuple[str, str, str, list[str], list[Line], dict[str, str], int, str | None, list[str]]] = []
     planned.append(("target", profile.group.name if profile.group else profile.name,
-                    "group" if profile.group else "direct", traj.members, lines, target_voices, ref_offset))
+                    "group" if profile.group else "direct", traj.members, lines, target_voices, ref_offset,
+                    profile.category, list(profile.acts)))
     used = {profile.id}
     contents: list[str] = []
     for _ in range(n_chats - 1):
@@ -143,7 +144,7 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
         if message_noise and kind != "off_topic":
             add_message_noise(nc.lines, nc.members[:2], rng, noise.message_rate)
         planned.append((kind, nc.name, nc.type, nc.members, nc.lines,
-                        _voices(rng, nc.members, {user: user_voice, **nc.voices}), offset))
+                        _voices(rng, nc.members, {user: user_voice, **nc.voices}), offset, nc.category, list(nc.acts)))
     extra_events = noise_events(rng, config, user, day0, profile.id, traj.horizon_days) if (
         rng.random() < noise.event) else []
     initial_states = sorted([r.state for r in refs] + [r.state for r in extra_events],
@@ -155,7 +156,7 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
     rng.shuffle(order)
     chats: list[PlannedChat] = []
     for cid, k in enumerate(order, start=1):
-        kind, name, ctype, members, clines, voices, offset = planned[k]
+        kind, name, ctype, members, clines, voices, offset, category, acts = planned[k]
         for ln in clines:
             if ln.addressee is None:
                 others = [m for m in members if m != ln.speaker]
@@ -163,7 +164,8 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
             if "ref" in ln.slots:
                 ln.slots["ref"] = int(ln.slots["ref"]) + offset  # type: ignore[arg-type]
         times = _session_times(rng, clines, day0, traj.horizon_days, first_on_day0=kind == "target")
-        ctx = ChatContext(user=user, voices=voices, nicknames=_nicknames(members), refs=refs, style=config.style)
+        ctx = ChatContext(user=user, voices=voices, nicknames=_nicknames(members), refs=refs, style=config.style,
+                          category=category, acts=acts)
         chats.append(PlannedChat(Chat(chat_id=f"c{cid}", name=name, type=ctype, members=list(members)),
                                  kind, clines, times, ctx))
     first = min(t for c in chats for t in c.times)
@@ -205,6 +207,8 @@ def finish_case(plan: CasePlan) -> Case:
             if pc.kind == "target" and ln.effect:
                 effects.append((at, ln.state))
     messages.sort(key=lambda m: (m[0], m[1], m[2]))
+    # the intent of every message, in the case's message order (stats: table 3 of the paper)
+    plan.meta["message_intents"] = [plan.chats[ci].lines[li].intent for _, ci, li, _ in messages]
     last = messages[-1][0]
     timetable = Timetable(plan.initial)
     target_id: str | None = None

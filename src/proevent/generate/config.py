@@ -73,6 +73,7 @@ class StyleConfig(BaseModel):
     discourse: float = Field(default=0.2, ge=0, le=1)
     emoticon: float = Field(default=0.3, ge=0, le=1)
     greeting: float = Field(default=0.35, ge=0, le=1)
+    typo: float = Field(default=0.06, ge=0, le=1, description="a typo in a template word (never in a value)")
 
 
 class LLMRealizerConfig(BaseModel):

@@ -91,24 +91,48 @@ class Names(BaseModel):
 
 
 class Templates(BaseModel):
-    """``register -> intent -> [template]``; every template holds its intent's required slots."""
+    """``register -> intent -> [template]`` plus the phrase rules the templates refer to.
+
+    Templates use the markup of :mod:`proevent.generate.realize.grammar`. Every template holds
+    its intent's required slots in every expansion (checked on load).
+    ``rules`` holds ``shared``, ``formal`` and ``casual`` tables, and optional per-voice tables
+    (``emoji``, ``terse``) that override rules of the casual register.
+    """
 
     model_config = ConfigDict(extra="ignore")
     required: dict[str, list[str]]
     formal: dict[str, list[str]]
     casual: dict[str, list[str]]
+    rules: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _complete(self) -> Templates:
+        from proevent.generate.realize.grammar import check, guaranteed
+
+        shared = self.rules.get("shared", {})
         for register in ("formal", "casual"):
             table = getattr(self, register)
+            tables = [self.rules.get(register, {}), shared]
             for intent, slots in self.required.items():
                 if not table.get(intent):
                     raise ValueError(f"{register}.{intent}: no template")
                 for i, tpl in enumerate(table[intent]):
-                    missing = [s for s in slots if "{" + s + "}" not in tpl and "{" + s + "_cap}" not in tpl]
+                    check(tpl, tables, f"{register}.{intent}[{i}]")
+                    missing = [s for s in slots if not guaranteed(tpl, "{" + s + "}", tables)
+                               and not guaranteed(tpl, "{" + s + "_cap}", tables)]
                     if missing:
-                        raise ValueError(f"{register}.{intent}[{i}]: missing slots {missing}: {tpl!r}")
+                        raise ValueError(f"{register}.{intent}[{i}]: missing slots {missing} "
+                                         f"(some expansion lacks them): {tpl!r}")
+            for intent, tpls in table.items():
+                for i, tpl in enumerate(tpls):
+                    check(tpl, tables, f"{register}.{intent}[{i}]")
+        for level, rules in self.rules.items():
+            tables = [rules, self.rules.get("formal" if level == "formal" else "casual", {}), shared]
+            for name, options in rules.items():
+                if not options:
+                    raise ValueError(f"rules.{level}.{name}: no alternative")
+                for i, opt in enumerate(options):
+                    check(opt, tables, f"rules.{level}.{name}[{i}]")
         return self
 
 
@@ -124,18 +148,22 @@ class Lexicon(BaseModel):
     time_words: dict[str, int]
     closers: dict[str, list[str]]
     formal_markers: list[str]
+    address_terms: list[str] = Field(default_factory=list, description="casual vocatives: mate, dude...")
 
 
 class NoiseContent(BaseModel):
     model_config = ConfigDict(extra="ignore")
     interjections: dict[Literal["casual", "formal"], list[str]]
     topics: list[list[str]] = Field(min_length=3)
+    rules: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    """Phrase rules of the small talk (same markup and levels as ``Templates.rules``)."""
 
 
 def _load(name: str, model: type[BaseModel]) -> Any:
     text = resources.files("proevent.generate").joinpath("data").joinpath(name).read_text(encoding="utf-8")
     try:
-        return model.model_validate(json.loads(text))
+        raw = json.loads(text)
+        return model.model_validate({k: v for k, v in raw.items() if not k.startswith("_")})
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"])

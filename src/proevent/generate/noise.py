@@ -45,6 +45,8 @@ class NoiseChat:
     lines: list[Line]
     voices: dict[str, str]
     refs: list[RefEvent]
+    category: str | None = None
+    acts: tuple[str, ...] = ()
 
 
 def _voice(rng: random.Random) -> str:
@@ -64,7 +66,7 @@ def noise_chat(kind: str, rng: random.Random, config: GeneratorConfig, user: str
         voices = {p.name: p.voice, **{m: _voice(rng) for m in traj.members[2:]}}
         group = p.group is not None
         return NoiseChat(kind, p.group.name if p.group else p.name, "group" if group else "direct",
-                         traj.members, lines, voices, traj.refs)
+                         traj.members, lines, voices, traj.refs, p.category, tuple(p.acts))
     if kind == "unrelated_event":
         q: Profile = rng.choice([p for p in profiles if p.category in _NARRATABLE and p.contact_attends])
         used_profiles.add(q.id)
@@ -81,9 +83,9 @@ def noise_chat(kind: str, rng: random.Random, config: GeneratorConfig, user: str
             members = [user, q.name, third]
             lines = unrelated_event_skeleton(user, q.name, third, act, (start, end), place, members, rng)
             return NoiseChat(kind, q.group.name, "group", members, lines,
-                             {q.name: q.voice, third: _voice(rng)}, [])
+                             {q.name: q.voice, third: _voice(rng)}, [], q.category, (act,))
         lines = unrelated_event_skeleton(user, q.name, third, act, (start, end), place, None, rng)
-        return NoiseChat(kind, q.name, "direct", [user, q.name], lines, {q.name: q.voice}, [])
+        return NoiseChat(kind, q.name, "direct", [user, q.name], lines, {q.name: q.voice}, [], q.category, (act,))
     other = rng.choice([n for n in names().people if n not in taken])
     taken.add(other)
     return NoiseChat("off_topic", other, "direct", [user, other], off_topic_skeleton(user, other, rng),

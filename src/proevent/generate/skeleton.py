@@ -74,11 +74,11 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig)
         if turn.kind in ("cancel", "dropout", "abandon"):
             lines.append(Line(who, turn.intent, slots, new_session=first, effect=turn.kind != "abandon",
                               state=None))
-            lines.append(Line(_responder(traj, who, rng), "ack"))
+            lines.append(Line(_responder(traj, who, rng), "ack", {"after": turn.intent}))
             continue
         if turn.intent in ("self_dropout", "remove_person"):
             lines.append(Line(who, turn.intent, slots, new_session=first, effect=turn.success, state=turn.state))
-            lines.append(Line(_responder(traj, who, rng), "ack"))
+            lines.append(Line(_responder(traj, who, rng), "ack", {"after": turn.intent}))
             continue
         lines.append(Line(who, turn.intent, slots, new_session=first))
         answer = _responder(traj, who, rng)
@@ -99,7 +99,7 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig)
         else:
             lines.append(Line(answer, "reject", {"reason": "conflict"}))
             if rng.random() < 0.5:
-                lines.append(Line(who, "ack"))
+                lines.append(Line(who, "ack", {"after": "reject"}))
     return lines
 
 
@@ -141,6 +141,6 @@ def unrelated_event_skeleton(user: str, contact: str, third: str, act: str, when
             Line(a, "invite_others", slots, new_session=True),
             Line(b, "accept"),
             Line(user, "decline_invite"),
-            Line(a, "ack"),
+            Line(a, "ack", {"after": "decline_invite"}),
         ]
-    return [Line(contact, "narrate_plan", slots, new_session=True), Line(user, "ack")]
+    return [Line(contact, "narrate_plan", slots, new_session=True), Line(user, "ack", {"after": "narrate_plan"})]

@@ -33,7 +33,7 @@ def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: ran
         forms = [f"{day} at {clock}", f"{day}, {clock}"] if not ranged else [f"{day}, {clock}", f"{day} {clock}"]
     else:
         time_first = f"{clock} {day}" if clock[-1].isalpha() else f"{clock} on {day}"
-        forms = [f"{day} {clock}", f"{day} at {clock}", time_first]
+        forms = [f"{day} {clock}", time_first] + ([] if clock.startswith("from") else [f"{day} at {clock}"])
         if not ranged:
             forms.append(f"{day} @ {clock}")
         if end is not None and not ranged:

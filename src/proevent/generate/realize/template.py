@@ -7,25 +7,33 @@ import random
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from proevent.generate.config import StyleConfig
 from proevent.generate.contacts import lexicon, noise_content, templates
+from proevent.generate.realize.grammar import Rules, expand, tidy
 from proevent.generate.realize.surface import day_words, ref_words, time_words, when_words
 from proevent.generate.skeleton import Line
+from proevent.generate.timeexpr import MONTHS, WEEKDAYS
 from proevent.generate.trajectory import RefEvent
 
 _SLOT = re.compile(r"\{(\w+)\}")
+_WORD = re.compile(r"\b[a-z]{4,}\b")
+_SENTENCE = re.compile(r"((?:^|[.!?])\s*)([a-z])")
 
 
 @dataclass
 class ChatContext:
-    """What the realiser knows about a chat: how each person writes and what they call each other."""
+    """What the realiser knows about a chat: how each person writes, what they call each other,
+    and what the chat is about (the contact's category and the activities it plans)."""
 
     user: str
     voices: dict[str, str]
     nicknames: dict[str, str]
     refs: list[RefEvent] = field(default_factory=list)
     style: StyleConfig = field(default_factory=StyleConfig)
+    category: str | None = None
+    acts: list[str] = field(default_factory=list)
 
     def voice(self, person: str) -> str:
         return self.voices.get(person, "casual")
@@ -38,12 +46,53 @@ def _first(name: str) -> str:
 
 _SHORT_REPLIES = {"ack", "accept", "accept_later", "decline_invite"}
 _RESPONSES = {"ack", "accept", "accept_later", "reject", "defer", "decline_invite"}
+_ACK_AFTER = {  # what an acknowledgement answers: its template family
+    "cancel": "ack_cancel", "cancel_implicit": "ack_cancel", "user_dropout": "ack_cancel",
+    "self_dropout": "ack_cancel", "abandon": "ack_cancel", "reject": "ack_reject",
+    "remove_person": "ack_info", "decline_invite": "ack_info", "narrate_plan": "ack_narrate",
+}
+
+
+@lru_cache(maxsize=8)
+def rule_tables(voice: str) -> tuple[Rules, ...]:
+    """Rule tables for a voice, most specific first: voice, register, shared (templates, then small talk)."""
+    register = "formal" if voice == "formal" else "casual"
+    levels = ([voice] if voice not in ("formal", "casual") else []) + [register, "shared"]
+    sources = (templates().rules, noise_content().rules)
+    return tuple(src.get(level, {}) for level in levels for src in sources)
+
+
+@lru_cache(maxsize=1)
+def _date_words() -> frozenset[str]:
+    return frozenset([*WEEKDAYS, *(m for m in MONTHS), *(m[:3] for m in MONTHS), "mon", "tue", "tues", "wed",
+                      "thu", "thur", "thurs", "fri", "sat", "sun", "tmr", "tmrw", "today", "tonight", "noon"])
+
+
+def _typo(text: str, rng: random.Random) -> str:
+    """One slip of the thumb (swap, drop or double a letter) in a template word, never in a slot."""
+    parts = re.split(r"(\{\w+\})", text)
+    spots = [(i, m) for i, p in enumerate(parts) if not p.startswith("{") for m in _WORD.finditer(p)]
+    if not spots:
+        return text
+    i, m = rng.choice(spots)
+    w = m.group(0)
+    k = rng.randrange(1, len(w) - 1)
+    op = rng.randrange(3)
+    new = (w[:k] + w[k + 1] + w[k] + w[k + 2:]) if op == 0 else (w[:k] + w[k + 1:]) if op == 1 else (
+        w[:k] + w[k] + w[k:])
+    if new in _date_words():
+        return text
+    parts[i] = parts[i][: m.start()] + new + parts[i][m.end():]
+    return "".join(parts)
 
 
 def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, intent: str = "") -> str:
-    """Conversational texture, applied to the template before the slots are filled."""
+    """Conversational texture, applied to the expanded template before the slots are filled."""
     lex = lexicon()
     if voice == "formal":
+        tpl = _SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), tpl)
+        if rng.random() < style.typo * 0.3:
+            tpl = _typo(tpl, rng)
         if intent in _RESPONSES and rng.random() < style.discourse * 0.6:
             return f"{rng.choice(lex.formal_markers)} {tpl}"
         return tpl
@@ -53,6 +102,8 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
             if rng.random() < 0.6:
                 parts = [p if p.startswith("{") else re.sub(rf"\b{k}\b", v, p) for p in parts]
     text = "".join(parts)
+    if rng.random() < style.typo:
+        text = _typo(text, rng)
     if rng.random() < style.discourse and intent not in _SHORT_REPLIES:
         marker = rng.choice([m for m in lex.discourse_markers if "?" in tpl or not m.endswith(":")])
         text = f"{marker} {text[0].lower()}{text[1:]}" if not text.startswith("{") else f"{marker} {text}"
@@ -67,32 +118,59 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
     return text
 
 
-def _reason(kind: str, formal: bool, rng: random.Random) -> str:
+def _reason(kind: str, voice: str, category: str | None, rng: random.Random) -> str:
+    """A reason for a change or a cancellation, often one that fits the contact's category."""
     lex = lexicon()
     table = {"conflict": lex.conflict_reasons, "cancel": lex.cancel_reasons,
              "implicit": lex.implicit_cancel_reasons}[kind]
-    return rng.choice(table["formal" if formal else "casual"])
+    register = "formal" if voice == "formal" else "casual"
+    specific = table.get(f"{register}/{category}") if category else None
+    pool = specific if specific and rng.random() < 0.5 else table[register]
+    return expand(rng.choice(pool), rule_tables(voice), rng, clean=False)
+
+
+def address(person: str | None, ctx: ChatContext, voice: str, rng: random.Random) -> str:
+    """What a speaker calls ``person``: a nickname, the first name, or a casual term ("mate")."""
+    if person is None:
+        return ""
+    nick = ctx.nicknames.get(person, _first(person))
+    roll = rng.random()
+    if voice != "formal" and roll < 0.12 and lexicon().address_terms:
+        return rng.choice(lexicon().address_terms)
+    return _first(person) if roll > 0.8 else nick
+
+
+def _intent_key(line: Line, table: dict[str, list[str]]) -> str:
+    if line.intent == "ack":
+        key = _ACK_AFTER.get(str(line.slots.get("after", "")))
+        if key and key in table:
+            return key
+    return line.intent
 
 
 def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> str:
     """The text of one skeleton line sent at ``at``."""
     voice = ctx.voice(line.speaker)
+    formal = voice == "formal"
+    tables = rule_tables(voice)
     if line.intent == "interjection":
         if "text" in line.slots:
-            text = str(line.slots["text"])
+            src = str(line.slots["text"])
         else:
-            pool = noise_content().interjections["formal" if voice == "formal" else "casual"]
-            text = pool[int(float(line.slots["pick"]) * len(pool))]  # type: ignore[arg-type]
-        return _stylise(text.replace("{", "(").replace("}", ")"), voice, ctx.style, rng)
-    formal = voice == "formal"
+            pool = noise_content().interjections["formal" if formal else "casual"]
+            src = pool[int(float(line.slots["pick"]) * len(pool))]  # type: ignore[arg-type]
+        text = expand(src, tables, rng).replace("{name}", address(line.addressee, ctx, voice, rng))
+        text = _stylise(text.replace("{", "(").replace("}", ")"), voice, ctx.style, rng)
+        return tidy(text[0].upper() + text[1:] if formal else text)
     table = templates().formal if formal else templates().casual
-    tpl = _stylise(rng.choice(table[line.intent]), voice, ctx.style, rng, line.intent)
+    tpl = expand(rng.choice(table[_intent_key(line, table)]), tables, rng)
+    tpl = _stylise(tpl, voice, ctx.style, rng, line.intent)
     s = line.slots
     reason_kind = {"cancel": "cancel", "cancel_implicit": "implicit"}.get(line.intent, "conflict")
     values: dict[str, str] = {}
     for slot in dict.fromkeys(_SLOT.findall(tpl)):
         if slot == "act":
-            act = str(s.get("act", "it"))
+            act = str(s["act"]) if "act" in s else (rng.choice(ctx.acts) if ctx.acts else "it")
             # acts are written from the contact's side ("your cleaning"); the user says "my cleaning"
             values[slot] = act.replace("your ", "my ") if line.speaker == ctx.user else act
         elif slot == "when":
@@ -118,27 +196,30 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             ref = ctx.refs[int(s["ref"])]  # type: ignore[arg-type]
             values[slot] = ref_words(ref.state, ref.historical, ref.shared_with_contact, at, formal, rng)
         elif slot in ("reason", "reason_cap"):
-            r = values.get("reason") or _reason(reason_kind, formal, rng)
+            r = values.get("reason") or _reason(reason_kind, voice, ctx.category, rng)
             values["reason"] = r
             values["reason_cap"] = r[0].upper() + r[1:]
         elif slot == "name":
-            values[slot] = ctx.nicknames.get(line.addressee or "", "")
+            values[slot] = address(line.addressee, ctx, voice, rng)
     text = _SLOT.sub(lambda m: values.get(m.group(1), ""), tpl)
     if line.intent in ("accept", "accept_later"):
-        text = _with_echo(text, line, at, formal, table, rng)
-    if line.intent in ("ack", "accept", "reject") and line.addressee and rng.random() < 0.25:
-        nick = ctx.nicknames.get(line.addressee, _first(line.addressee))
+        text = _with_echo(text, line, at, formal, table, tables, rng)
+    if line.intent in ("ack", "accept", "reject") and line.addressee and "{name}" not in tpl and (
+        rng.random() < 0.25
+    ):
+        nick = address(line.addressee, ctx, voice, rng)
         if text.endswith("?") or rng.random() < 0.5:
             text = f"{nick}, {text[0].lower()}{text[1:]}"
         else:
             text = f"{text.rstrip('.!')}, {nick}"
     if line.intent in ("accept", "accept_later", "confirm") and rng.random() < 0.25:
-        text = f"{text} {rng.choice(lexicon().closers['formal' if formal else 'casual'])}"
-    return re.sub(r"\s{2,}", " ", text).strip()
+        closer = rng.choice(lexicon().closers["formal" if formal else "casual"])
+        text = f"{text} {expand(closer, tables, rng, clean=False)}"
+    return tidy(text)
 
 
 def _with_echo(text: str, line: Line, at: datetime, formal: bool, table: dict[str, list[str]],
-               rng: random.Random) -> str:
+               tables: tuple[Rules, ...], rng: random.Random) -> str:
     """Accepting often repeats the value agreed on ("Friday it is")."""
     keys = [k for k in ("when", "place", "time") if k in line.slots]
     if not keys or rng.random() < 0.5:
@@ -149,7 +230,7 @@ def _with_echo(text: str, line: Line, at: datetime, formal: bool, table: dict[st
     else:
         start, end = line.slots[key]  # type: ignore[misc]
         value = when_words(start, end, at, formal, rng) if key == "when" else time_words(start, end, formal, rng)
-    echo = rng.choice(table[f"echo_{key}"])
+    echo = expand(rng.choice(table[f"echo_{key}"]), tables, rng, clean=False)
     echo = echo.replace(f"{{{key}_cap}}", value[0].upper() + value[1:]).replace(f"{{{key}}}", value)
     sep = " " if text[-1] in ".!?" else ", "
     return f"{text}{sep}{echo}"
@@ -159,12 +240,13 @@ def greeting(addressee: str | None, at: datetime, ctx: ChatContext, speaker: str
     """An opening line for a session: the addressee's nickname in a direct chat, "hi all" in a group."""
     voice = ctx.voice(speaker)
     table = templates().formal if voice == "formal" else templates().casual
+    tables = rule_tables(voice)
     if addressee is None:
-        return rng.choice(table["greeting_group"])
+        return expand(rng.choice(table["greeting_group"]), tables, rng)
     options = [g for g in table["greeting"]
                if not ("morning" in g and at.hour >= 12) and not ("afternoon" in g and not 12 <= at.hour < 18)]
-    tpl = rng.choice(options)
-    return tpl.replace("{name}", ctx.nicknames.get(addressee, _first(addressee)))
+    tpl = expand(rng.choice(options), tables, rng)
+    return tpl.replace("{name}", address(addressee, ctx, voice, rng))
 
 
 def realize_chat_template(lines: list[Line], times: list[datetime], ctx: ChatContext,
@@ -186,4 +268,4 @@ def realize_chat_template(lines: list[Line], times: list[datetime], ctx: ChatCon
     return out
 
 
-__all__ = ["ChatContext", "greeting", "realize_chat_template", "render_line"]
+__all__ = ["ChatContext", "address", "greeting", "realize_chat_template", "render_line", "rule_tables"]
