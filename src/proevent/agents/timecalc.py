@@ -13,7 +13,7 @@ import re
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
-from proevent.timeexpr import date_spans, time_spans
+from proevent.timeexpr import DateSpan, date_spans, time_spans
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
@@ -30,7 +30,20 @@ def find_dates(text: str, ref: datetime) -> list[tuple[int, date]]:
     each read once: "next Friday" as the following week's Friday, "Tuesday the 22nd" as the 22nd,
     a month and day as its next occurrence.
     """
-    return [(span.start, span.best) for span in date_spans(text, ref)]
+    return [(span.start, span.best) for span in date_spans(text, ref) if not _street_number(text, span)]
+
+
+_RE_BARE_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.I)
+_RE_DATE_WORD_BEFORE = re.compile(
+    r"(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s*$", re.I)
+
+
+def _street_number(text: str, span: DateSpan) -> bool:
+    """"Blue Bottle on 5th", "3rd Ave": a bare ordinal with no weekday or month before it names a
+    street, not a day ("the 5th", "Fri 5th" and "March 5th" stay dates)."""
+    if not _RE_BARE_ORDINAL.fullmatch(text[span.start:span.end]):
+        return False
+    return not _RE_DATE_WORD_BEFORE.search(text[max(0, span.start - 12):span.start])
 
 
 @lru_cache(maxsize=1)
@@ -59,7 +72,10 @@ _RE_RANGE = re.compile(
     re.I)
 
 
-def _h(hour: int, suffix: str | None) -> int | None:
+def _h(hour: int, suffix: str | None, padded: bool = False) -> int | None:
+    """The hour of a clock phrase; ``padded`` ("07:00") is a 24-hour clock."""
+    if padded and not suffix:
+        return hour if hour <= 23 else None
     if suffix:
         if not 1 <= hour <= 12:
             return None
@@ -79,8 +95,8 @@ def find_times(text: str) -> list[tuple[int, tuple[int, int], tuple[int, int] | 
     taken: list[tuple[int, int]] = []
     for m in _RE_RANGE.finditer(text):
         suffix = m.group(6)
-        end = _h(int(m.group(4)), suffix)
-        start = _h(int(m.group(1)), m.group(3) or suffix)
+        end = _h(int(m.group(4)), suffix, m.group(4).startswith("0"))
+        start = _h(int(m.group(1)), m.group(3) or suffix, m.group(1).startswith("0"))
         if start is None or end is None:
             continue
         s, e = (start, int(m.group(2) or 0)), (end, int(m.group(5) or 0))
@@ -92,7 +108,7 @@ def find_times(text: str) -> list[tuple[int, tuple[int, int], tuple[int, int] | 
             out.append((m.start(), s, e))
             taken.append((m.start(), m.end()))
     for span in time_spans(text):
-        if any(a <= span.start < b for a, b in taken):
+        if any(span.start < b and a < span.end for a, b in taken):
             continue
         if span.role == "end" and out and out[-1][2] is None and out[-1][1] < span.best:
             out[-1] = (out[-1][0], out[-1][1], span.best)

@@ -44,7 +44,8 @@ def _fmt(d: date, hm: tuple[int, int] | None) -> str:
 def _masked(text: str, ref: datetime) -> str:
     """The text with its date and time phrases blanked (so that places and names read cleanly)."""
     chars = list(text)
-    for span in [*date_spans(text, ref), *time_spans(text)]:
+    dates = {pos for pos, _ in find_dates(text, ref)}
+    for span in [*(d for d in date_spans(text, ref) if d.start in dates), *time_spans(text)]:
         for i in range(span.start, span.end):
             chars[i] = "\0"
     masked = re.sub(r"\b(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)[a-z]*\.?,? (?=\0)", "\0", "".join(chars),
@@ -68,8 +69,7 @@ def clean_place(raw: str, cues: Cues) -> str | None:
     if low in cues.location_stops or low in _NOT_NAMES or low in ("it", "that", "this", "them", "something"):
         return None
     bare = re.sub(r"^(?:the|a|an|our|my|your|that|this) ", "", low)
-    if len(bare.split()) <= 2 and any(bare == a or bare.startswith(a + " ") or bare.endswith(" " + a)
-                                      for a in cues.activities):
+    if len(bare.split()) <= 2 and any(bare == a or bare.endswith(" " + a) for a in cues.activities):
         return None  # "the hike", "the tempo run": the activity, not a place
     return text
 
@@ -127,10 +127,11 @@ def when_of(text: str, ref: datetime, base_day: date | None) -> tuple[str | None
         return None
     if not times:
         return _fmt(day, None), None
-    _, start, end = times[0]
+    pos, start, end = times[0]
     end_day = day
-    if len(dates) > 1 and end is not None:  # "Friday 10pm until Saturday 1am"
-        end_day = dates[1][1]
+    later = [d for p, d in dates[1:] if p > pos]
+    if later and end is not None:  # "Friday 10pm until Saturday 1am"
+        end_day = later[0]
     elif end is not None and end < start:
         end_day = day + timedelta(days=1)
     return _fmt(day, start), (_fmt(end_day, end) if end is not None else None)
@@ -203,8 +204,8 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         added = find_people(text, cues, set(members))
         if added:
             changes["add_people"] = added[:1]
-    if "start" not in changes and not changes:
-        when = when_of(text, ref, plan_day)
+    if "start" not in changes and not changes and not (cues.has("defer", text) and not find_times(text)):
+        when = when_of(text, ref, plan_day)  # (not "I'll let you know later today")
         if when is not None:
             if cues.has("drop_time", text):
                 changes.update(start=when[0][:10], end=None)
