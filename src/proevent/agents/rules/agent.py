@@ -132,8 +132,11 @@ class RulesAgent:
         elif kind == "accept" and state.pending is not None:
             by = state.pending.by
             if sender != by and (by == user or sender == user):
-                base = state.plan or Plan(None, None, None, list(members), _description(upd, self.cues))
                 changes = state.pending.changes
+                people = list(members)
+                if upd.chat.type == "direct" and changes.get("with"):
+                    people = [user, changes["with"]]  # booked through the contact, with someone else
+                base = state.plan or Plan(None, None, None, people, _description(upd, self.cues))
                 echoed = move.changes.get("echo_location")
                 old = changes.get("location")
                 if echoed and old is not None and echoed.lower() not in old.lower():

@@ -24,6 +24,9 @@ _NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
               "let's", "sure", "great", "cool", "thanks", "thank", "hello", "good", "yes", "no", "regarding"}
 
 
+_RE_WITH = re.compile(r"\bwith ((?:Dr\. |Prof\. )?[A-Z][a-z'’-]+ [A-Z][\w'’-]+)")
+
+
 @dataclass
 class Move:
     """What one message does. ``changes`` maps attribute -> new value (``None`` clears it)."""
@@ -230,6 +233,9 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         asks = "?" in text or linked or any(
             cues.has(k, text) for k in ("proposal", "change", "add_person", "drop_time", "drop_place"))
         if not has_plan:
+            host = _RE_WITH.search(text)
+            if host and host.group(1) not in members:
+                changes["with"] = host.group(1)  # "the massage with Jonas Berg": who the user meets
             if "start" in changes and (asks or cues.has("drop_time", text) or cues.has("drop_place", text)):
                 return Move("propose", sender, changes, agrees)
             if agrees:
