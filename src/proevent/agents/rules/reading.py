@@ -230,8 +230,9 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         if echoed is not None:
             return Move("accept", sender, {"echo_location": echoed}, True)
     if changes:
+        rest = cues.phrases["agreement"].sub(" ", text)  # "let's do it" agrees; "let's do Friday" asks
         asks = "?" in text or linked or any(
-            cues.has(k, text) for k in ("proposal", "change", "add_person", "drop_time", "drop_place"))
+            cues.has(k, rest) for k in ("proposal", "change", "add_person", "drop_time", "drop_place"))
         if not has_plan:
             host = _RE_WITH.search(text)
             if host and host.group(1) not in members:
