@@ -57,7 +57,10 @@ def _masked(text: str, ref: datetime) -> str:
 
 
 def clean_place(raw: str, cues: Cues) -> str | None:
-    raw = raw.split("\0")[0]
+    raw = re.split(r"\0| for (?!a change)| who's | - ", raw)[0]
+    for tail in sorted(cues.place_trailers, key=len, reverse=True):
+        if " " in tail and raw.lower().rstrip(" ?!.,").endswith(" " + tail):
+            raw = raw.rstrip(" ?!.,")[: -len(tail) - 1]
     words = raw.strip(" \t'\"“”,;:-").split()
     while words and (words[-1].lower().strip(",.!") in cues.location_stops
                      or words[-1].lower().strip(",.!") in cues.place_trailers
