@@ -54,6 +54,7 @@ def date_phrases(d: date, ref: datetime, formal: bool) -> list[str]:
         out += ["the day after tomorrow"]
     if 2 <= delta <= 6:
         out += [f"on {wd}", wd] if formal else [wd, f"on {wd}", _WD_CASUAL[d.weekday()], wd.lower()]
+        out.append(f"this coming {wd}")
         if _week_index(d) == _week_index(ref.date()):
             out.append(f"this {wd}")
     if 7 <= delta <= 13 and _week_index(d) == _week_index(ref.date()) + 1:
@@ -67,7 +68,9 @@ def date_phrases(d: date, ref: datetime, formal: bool) -> list[str]:
             f"{month[:3]} {d.day}", f"{d.day} {month}", f"{month} {ordinal(d.day)}"
         ]
         if formal:
-            out += [f"on {wd} {d.day} {month}", f"on {d.isoformat()}"]
+            out += [f"on {wd} {d.day} {month}", f"on {d.isoformat()}", f"the {ordinal(d.day)} of {month}"]
+        else:
+            out += [f"{ordinal(d.day)} {month}", f"{ordinal(d.day)} {month[:3]}"]
     return out
 
 
@@ -89,6 +92,13 @@ def time_phrases(hour: int, minute: int, formal: bool) -> list[str]:
             out.append(f"{h12}.{minute:02d}{ampm}")
     if hour == 12 and minute == 0:
         out += ["noon", "midday"]
+    elif 8 <= hour <= 21:  # "7 o'clock", "quarter past 7": 07:xx or 19:xx, both read back
+        if minute == 0:
+            out.append(f"{h12} o'clock")
+        elif minute == 15:
+            out.append(f"quarter past {h12}")
+        elif minute == 45:
+            out.append(f"quarter to {(hour + 1) % 12 or 12}")
     return out
 
 

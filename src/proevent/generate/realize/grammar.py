@@ -69,17 +69,22 @@ _LEAD = re.compile(r"^[\s,;:]+")
 _END_DOTS = re.compile(r"([?!])\.+")
 _MARK_COMMA = re.compile(r"([?!]),")
 _AMPM_DOT = re.compile(r"(?<=\b[ap]\.m\.)\.")
+_DOT_MARK = re.compile(r"(?<!\.)\.([!?])")
+_PUNCT = re.compile(r"[,.!?;:]")
 
 
 def tidy(text: str) -> str:
     """Whitespace and punctuation left behind by empty options ("ok , thanks" -> "ok, thanks")."""
     text = " ".join(text.split())
+    if not _PUNCT.search(text):
+        return text
     text = _SPACE_PUNCT.sub(r"\1", text)
     text = _DOUBLE_COMMA.sub(r"\1", text)
-    text = re.sub(r"(?<!\.)\.([!?])", r"\1", text).replace(".,", ",")
-    text = _END_DOTS.sub(r"\1", text)
+    if "." in text:
+        text = _DOT_MARK.sub(r"\1", text).replace(".,", ",")
+        text = _END_DOTS.sub(r"\1", text)
+        text = _AMPM_DOT.sub("", text)
     text = _MARK_COMMA.sub(r"\1", text)
-    text = _AMPM_DOT.sub("", text)
     return _LEAD.sub("", text)
 
 

@@ -68,6 +68,11 @@ def _date_words() -> frozenset[str]:
                       "thu", "thur", "thurs", "fri", "sat", "sun", "tmr", "tmrw", "today", "tonight", "noon"])
 
 
+@lru_cache(maxsize=64)
+def _slang_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{word}\b")
+
+
 def _typo(text: str, rng: random.Random) -> str:
     """One slip of the thumb (swap, drop or double a letter) in a template word, never in a slot."""
     parts = re.split(r"(\{\w+\})", text)
@@ -100,7 +105,8 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
     if rng.random() < style.slang:
         for k, v in lex.slang.items():
             if rng.random() < 0.6:
-                parts = [p if p.startswith("{") else re.sub(rf"\b{k}\b", v, p) for p in parts]
+                pattern = _slang_pattern(k)
+                parts = [p if p.startswith("{") else pattern.sub(v, p) for p in parts]
     text = "".join(parts)
     if rng.random() < style.typo:
         text = _typo(text, rng)
