@@ -24,7 +24,7 @@ _NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
               "let's", "sure", "great", "cool", "thanks", "thank", "hello", "good", "yes", "no", "regarding"}
 
 
-_RE_WITH = re.compile(r"\bwith ((?:Dr\. |Prof\. )?[A-Z][a-z'’-]+ [A-Z][\w'’-]+)")
+_RE_WITH = re.compile(r"\bwith ((?:Dr\.? |Prof\.? )?[A-Z][a-z'’-]+(?: [A-Z][\w'’-]+)?)")
 
 
 @dataclass
@@ -239,7 +239,9 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         if not has_plan:
             host = _RE_WITH.search(text)
             if host and host.group(1) not in members:
-                changes["with"] = host.group(1)  # "the massage with Jonas Berg": who the user meets
+                name = _known_person(host.group(1), timetable) or host.group(1)
+                if " " in name and name not in members:
+                    changes["with"] = name  # "the massage with Jonas Berg": who the user meets
             if "start" in changes and (asks or cues.has("drop_time", text) or cues.has("drop_place", text)):
                 return Move("propose", sender, changes, agrees)
             if agrees:
@@ -257,6 +259,17 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
     if cues.has("defer", text):
         return Move("defer", sender)
     return Move("none", sender)
+
+
+def _known_person(name: str, timetable: list[Event]) -> str | None:
+    """The full name of a timetable participant that ``name`` shortens ("Dr. Okafor")."""
+    words = name.replace(".", "").split()
+    last = words[-1]
+    title = words[0] if len(words) > 1 and words[0] in ("Dr", "Prof") else None
+    people = {p for ev in timetable for p in ev.participants}
+    found = [p for p in people if p.replace(".", "").split()[-1] == last
+             and (title is None or p.startswith(title))]
+    return found[0] if len(found) == 1 else None
 
 
 def _mentions(text: str, person: str) -> bool:
