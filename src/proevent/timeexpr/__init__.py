@@ -140,8 +140,12 @@ def _date_spans(text: str, ref: datetime) -> list[DateSpan]:
 
 
 def date_spans(text: str, ref: datetime) -> list[DateSpan]:
-    """The date phrases of ``text`` said at ``ref``, in text order."""
-    return sorted(_date_spans(text, ref), key=lambda s: s.start)
+    """The date phrases of ``text`` said at ``ref``, in text order; where two overlap ("the 11th"
+    inside "the 11th of April") the longer one is the phrase."""
+    spans = _date_spans(text, ref)
+    kept = [s for s in spans if not any(o is not s and o.start < s.end and s.start < o.end
+                                        and o.end - o.start > s.end - s.start for o in spans)]
+    return sorted(kept, key=lambda s: s.start)
 
 
 def date_mentions(text: str, ref: datetime) -> list[set[date]]:
