@@ -210,8 +210,13 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         added = find_people(text, cues, set(members))
         if added:
             changes["add_people"] = added[:1]
-    if "start" not in changes and not changes and not (cues.has("defer", text) and not find_times(text)):
-        when = when_of(text, ref, plan_day)  # (not "I'll let you know later today")
+    own = text
+    for kind in ("link_time", "link_place", "link_people"):  # the linked event's day is not ours
+        m = cues.phrases[kind].search(own)
+        if m:
+            own = own[: m.start()]
+    if "start" not in changes and not (cues.has("defer", text) and not find_times(text)):
+        when = when_of(own, ref, plan_day)  # (not "I'll let you know later today")
         if when is not None:
             if cues.has("drop_time", text):
                 changes.update(start=when[0][:10], end=None)
