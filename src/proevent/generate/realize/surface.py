@@ -32,7 +32,8 @@ def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: ran
     if formal:
         forms = [f"{day} at {clock}", f"{day}, {clock}"] if not ranged else [f"{day}, {clock}", f"{day} {clock}"]
     else:
-        time_first = f"{clock} {day}" if clock[-1].isalpha() else f"{clock} on {day}"
+        relative = day.lower().startswith(("today", "tomorrow", "tmr", "the day after", "this ", "next "))
+        time_first = f"{clock} {day}" if clock[-1].isalpha() or relative else f"{clock} on {day}"
         forms = [f"{day} {clock}", time_first] + ([] if clock.startswith("from") else [f"{day} at {clock}"])
         if not ranged:
             forms.append(f"{day} @ {clock}")
