@@ -110,8 +110,8 @@ class RulesAgent:
     def _step(self, state: ChatState, move: Move, user: str, upd: ChatUpdate, members: list[str]) -> None:
         kind, sender = move.kind, move.sender
         if kind == "cancel":
-            if state.plan is not None and not move.changes.get("abandon"):
-                state.plan, state.deleted = None, True
+            if state.plan is not None and (not move.changes.get("abandon") or state.pending is None):
+                state.plan, state.deleted = None, True  # "guess it's not happening": off
             state.pending = None
         elif kind == "dropout":
             if state.plan is not None:

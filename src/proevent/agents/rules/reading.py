@@ -183,17 +183,18 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
     others = [p for p in members if p != user]
     agrees = cues.has("agreement", text) and not any(
         cues.has(k, text) for k in ("reject", "defer", "drop_time", "drop_place", "hedge"))
-    if cues.has("cancel", text) or cues.has("cancel_implicit", text):
+    linked = cues.has("link_time", text) or cues.has("link_place", text) or cues.has("link_people", text)
+    dated = bool(find_dates(text, ref) or find_times(text))
+    if not linked and (cues.has("cancel", text) or (cues.has("cancel_implicit", text) and not dated)):
         return Move("cancel", sender)
     people_named = [p for p in members if p != sender and _mentions(text, p)]
     if cues.has("remove_person", text) and people_named and not cues.has("add_person", text):
         return Move("remove", sender, {"remove": people_named[0]})
-    if cues.has("dropout", text):
+    if not linked and cues.has("dropout", text):
         return Move("dropout", sender)
-    if cues.has("abandon", text):
+    if cues.has("abandon", text) and not dated:
         return Move("cancel", sender, {"abandon": True})
     changes: dict[str, Any] = {}
-    linked = cues.has("link_time", text) or cues.has("link_place", text) or cues.has("link_people", text)
     if cues.has("link_time", text):
         ev = find_ref(text, cues, timetable, others, now, past=False)
         if ev is not None and ev.end is not None:
