@@ -180,9 +180,13 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
     """The move ``msg`` makes, given the chat's members and whether a plan (event) exists yet."""
     text, sender = msg.text, msg.sender
     ref = parse_time(msg.time)
+    drop_time, drop_place = cues.has("drop_time", text), cues.has("drop_place", text)
+    if cues.has("undecided", text):  # "the time is undecided", "the place can be tbd"
+        drop_time = drop_time or re.search(r"\b(?:time|hour|timing|when)\b", text, re.I) is not None
+        drop_place = drop_place or re.search(r"\b(?:place|venue|location|where|spot)\b", text, re.I) is not None
     others = [p for p in members if p != user]
-    agrees = cues.has("agreement", text) and not any(
-        cues.has(k, text) for k in ("reject", "defer", "drop_time", "drop_place", "hedge"))
+    agrees = cues.has("agreement", text) and not drop_time and not drop_place and not any(
+        cues.has(k, text) for k in ("reject", "defer", "hedge"))
     linked = cues.has("link_time", text) or cues.has("link_place", text) or cues.has("link_people", text)
     dated = bool(find_dates(text, ref) or find_times(text))
     if not linked and (cues.has("cancel", text) or (cues.has("cancel_implicit", text) and not dated)):
@@ -219,15 +223,15 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
     if "start" not in changes and not (cues.has("defer", text) and not find_times(text)):
         when = when_of(own, ref, plan_day)  # (not "I'll let you know later today")
         if when is not None:
-            if cues.has("drop_time", text):
+            if drop_time:
                 changes.update(start=when[0][:10], end=None)
             else:
                 changes.update(start=when[0], end=when[1])
                 if not find_dates(text, ref):
                     changes["keep_end"] = True  # "can we start at 8 instead": the end stays
-        elif cues.has("drop_time", text) and plan_day is not None:
+        elif drop_time and plan_day is not None:
             changes.update(start=plan_day.isoformat(), end=None)
-    if cues.has("drop_place", text):
+    if drop_place:
         changes["location"] = None
     elif "location" not in changes and not linked and (changes or cues.has("change", text) or cues.has("proposal", text)
                                         or not agrees or "?" in text):
@@ -240,15 +244,15 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
             return Move("accept", sender, {"echo_location": echoed}, True)
     if changes:
         rest = cues.phrases["agreement"].sub(" ", text)  # "let's do it" agrees; "let's do Friday" asks
-        asks = "?" in text or linked or any(
-            cues.has(k, rest) for k in ("proposal", "change", "add_person", "drop_time", "drop_place"))
+        asks = "?" in text or linked or drop_time or drop_place or any(
+            cues.has(k, rest) for k in ("proposal", "change", "add_person"))
         if not has_plan:
             host = _RE_WITH.search(text)
             if host and host.group(1) not in members:
                 name = _known_person(host.group(1), timetable) or host.group(1)
                 if " " in name and name not in members:
                     changes["with"] = name  # "the massage with Jonas Berg": who the user meets
-            if "start" in changes and (asks or cues.has("drop_time", text) or cues.has("drop_place", text)):
+            if "start" in changes and (asks or drop_time or drop_place):
                 return Move("propose", sender, changes, agrees)
             if agrees:
                 echoed = find_place(text, ref, cues, echo=True)
