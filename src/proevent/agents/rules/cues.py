@@ -50,6 +50,7 @@ class CueFile(BaseModel):
     echo_patterns: list[str]
     place_trailers: list[str]
     place_leaders: list[str]
+    place_openers: list[str]
     person_patterns: list[str]
 
 
@@ -69,6 +70,7 @@ class Cues:
     echo_patterns: list[re.Pattern[str]]
     place_trailers: frozenset[str]
     place_leaders: frozenset[str]
+    place_openers: frozenset[str]
     person_patterns: list[re.Pattern[str]]
 
     def has(self, kind: str, text: str) -> bool:
@@ -97,7 +99,8 @@ def load_cues() -> Cues:
         f.version, phrases, f.activities, frozenset(f.location_stops),
         [re.compile(p) for p in f.strong_place_patterns], [re.compile(p) for p in f.place_patterns],
         [re.compile(p) for p in f.echo_patterns],
-        frozenset(f.place_trailers), frozenset(f.place_leaders), [re.compile(p) for p in f.person_patterns],
+        frozenset(f.place_trailers), frozenset(f.place_leaders), frozenset(f.place_openers),
+        [re.compile(p) for p in f.person_patterns],
     )
 
 

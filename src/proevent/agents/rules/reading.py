@@ -69,13 +69,16 @@ def clean_place(raw: str, cues: Cues) -> str | None:
     while words and words[0].lower().strip(",!") in cues.place_leaders:
         words.pop(0)
     text = " ".join(words).strip(" ,.")
-    if not text or len(words) > 8:
-        return None
+    if not text or len(words) > 8 or words[0].lower().strip(",") in cues.place_openers:
+        return None  # "I'll figure out the time", "that time": not places
+    head = re.match(r"^(?:the |a |an |our |my )?((?:[\w-]+ ){0,2}?[\w-]+) at (.+)$", text)
+    if head and any(w in cues.activities for w in head.group(1).lower().split()):
+        text = head.group(2)  # "the airport run at SFO departures": the place after the activity
     low = text.lower()
     if low in cues.location_stops or low in _NOT_NAMES or low in ("it", "that", "this", "them", "something"):
         return None
     bare = re.sub(r"^(?:the|a|an|our|my|your|that|this) ", "", low)
-    if len(bare.split()) <= 2 and any(bare == a or bare.endswith(" " + a) for a in cues.activities):
+    if len(bare.split()) <= 2 and any(bare == a for a in cues.activities):
         return None  # "the hike", "the tempo run": the activity, not a place
     return text
 
@@ -97,7 +100,11 @@ def find_place(text: str, ref: datetime, cues: Cues, *, allow_at: bool = True, e
         return None
 
     if echo:
-        return first(cues.echo_patterns)
+        found = first(cues.echo_patterns)
+        if found and (found.lower().startswith(("a ", "an ", "our ", "my ")) or any(
+                re.search(rf"\b{re.escape(a)}\b", found.lower()) for a in cues.activities)):
+            return None  # "a climbing session it is": the activity, not the place
+        return found
     found = first(cues.strong_place_patterns)
     if found is None and allow_at:
         at = place_after_preposition(masked.replace("\0", ","), cues.location_stops)
