@@ -143,8 +143,10 @@ class RulesAgent:
                     changes = {**changes, "location": echoed}  # the answer repeats the place: trust it
                 state.plan = _apply(base, changes)
                 state.pending = None
-        elif kind == "reject":
-            state.pending = None
+        elif kind == "reject" and state.pending is not None:
+            by = state.pending.by
+            if sender != by and (by == user or sender == user):  # the side that had to agree said no
+                state.pending = None
 
     def _chat_ops(self, obs: Observation, upd: ChatUpdate, touched: set[str]) -> list[dict[str, Any]]:
         state = ChatState()

@@ -24,6 +24,7 @@ _NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
               "let's", "sure", "great", "cool", "thanks", "thank", "hello", "good", "yes", "no", "regarding"}
 
 
+_RE_EAGER = re.compile(r"\bcan['’]?t wait\b", re.I)
 _RE_WITH = re.compile(r"\bwith ((?:Dr\.? |Prof\.? )?[A-Z][a-z'’-]+(?: [A-Z][\w'’-]+)?)")
 
 
@@ -192,8 +193,9 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         drop_time = drop_time or re.search(r"\b(?:time|hour|timing|when)\b", text, re.I) is not None
         drop_place = drop_place or re.search(r"\b(?:place|venue|location|where|spot)\b", text, re.I) is not None
     others = [p for p in members if p != user]
+    plain = _RE_EAGER.sub(" ", text)  # "can't wait" is keen, not a refusal
     agrees = cues.has("agreement", text) and not drop_time and not drop_place and not any(
-        cues.has(k, text) for k in ("reject", "defer", "hedge"))
+        cues.has(k, plain) for k in ("reject", "defer", "hedge"))
     linked = cues.has("link_time", text) or cues.has("link_place", text) or cues.has("link_people", text)
     dated = bool(find_dates(text, ref) or find_times(text))
     if not linked and (cues.has("cancel", text) or (cues.has("cancel_implicit", text) and not dated)):
@@ -227,7 +229,8 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         m = cues.phrases[kind].search(own)
         if m:
             own = own[: m.start()]
-    if "start" not in changes and not (cues.has("defer", text) and not find_times(text)):
+    asking = "?" in text or cues.has("proposal", text)
+    if "start" not in changes and not (cues.has("defer", text) and not find_times(text) and not asking):
         when = when_of(own, ref, plan_day)  # (not "I'll let you know later today")
         if when is not None:
             if drop_time:
@@ -269,7 +272,7 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
             echoed = find_place(text, ref, cues, echo=True)
             return Move("accept", sender, {"echo_location": echoed} if echoed else {}, True)
         return Move("modify", sender, changes, agrees)
-    if cues.has("reject", text):
+    if cues.has("reject", plain):
         return Move("reject", sender)
     if agrees:
         return Move("accept", sender, agrees=True)
