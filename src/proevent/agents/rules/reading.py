@@ -54,6 +54,7 @@ def _masked(text: str, ref: datetime) -> str:
             chars[i] = "\0"
     masked = re.sub(r"\b(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)[a-z]*\.?,? (?=\0)", "\0", "".join(chars),
                     flags=re.I)  # "Monday the 13th": the weekday goes with the date
+    masked = re.sub(r"\b(?:this coming|coming|this|next|on) (?=\0)", "\0", masked, flags=re.I)
     return re.sub(r"\0+", "\0", masked)
 
 
