@@ -70,7 +70,7 @@ def test_card_has_statistics_every_field_and_a_licence_placeholder(tmp_path: Pat
     card = (tmp_path / "hf" / "README.md").read_text(encoding="utf-8")
     assert card.startswith("---\nlicense: other\n")
     assert "| cases | 5 |" in card and "| gold operations | 13 |" in card and "| — delete | 2 |" in card
-    assert "TODO: choose a licence" in card
+    assert "Licence placeholder: choose a licence before publishing" in card
     assert 'load_dataset("parquet"' in card
     assert "- Generator: seed 0 (the full record is `generator` in `dataset.json`)" in card
     for table, names in (("questions", QUESTIONS_PARQUET), ("cases", CASES_PARQUET)):
