@@ -125,6 +125,8 @@ def test_dates_and_times_read_once():
     assert [d for _, d in find_dates("on the 14th", ref)] == [date(2026, 3, 14)]
     assert [d for _, d in find_dates("Blue Bottle on 5th, the 13th", ref)] == [date(2026, 3, 13)]  # a street
     assert [d for _, d in find_dates("the 11th of April", ref)] == [date(2026, 4, 11)]
+    assert [d for _, d in find_dates("lunch in 3 days? or in two weeks", ref)] == [date(2026, 3, 14),
+                                                                                  date(2026, 3, 25)]
     assert [(s, e) for _, s, e in find_times("tmrw 7ish")] == [((19, 0), None)]
     assert [(s, e) for _, s, e in find_times("17:00 works")] == [((17, 0), None)]
     assert [(s, e) for _, s, e in find_times("from 7pm until 9:30pm")] == [((19, 0), (21, 30))]

@@ -30,7 +30,17 @@ def find_dates(text: str, ref: datetime) -> list[tuple[int, date]]:
     each read once: "next Friday" as the following week's Friday, "Tuesday the 22nd" as the 22nd,
     a month and day as its next occurrence.
     """
-    return [(span.start, span.best) for span in date_spans(text, ref) if not _street_number(text, span)]
+    out = [(span.start, span.best) for span in date_spans(text, ref) if not _street_number(text, span)]
+    for m in _RE_IN_N.finditer(text):  # "in 3 days", "in two weeks": dateparser reads these
+        if not any(pos == m.start() for pos, _ in out):
+            parsed = _parse(m.group(0), ref)
+            if parsed is not None:
+                out.append((m.start(), parsed))
+    return sorted(out)
+
+
+_RE_IN_N = re.compile(
+    r"\bin (?:\d{1,2}|a|one|two|three|four|five|six) (?:days?|weeks?)\b", re.I)
 
 
 _RE_BARE_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.I)
@@ -58,6 +68,11 @@ def resolve_date(expression: str, ref: datetime) -> date | None:
     found = find_dates(expression, ref)
     if found:
         return found[0][1]
+    return _parse(expression, ref)
+
+
+def _parse(expression: str, ref: datetime) -> date | None:
+    """dateparser, in English, relative to the message's time, preferring the future."""
     parsed = _dateparser().parse(
         expression, languages=["en"],
         settings={"RELATIVE_BASE": ref, "PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False},
