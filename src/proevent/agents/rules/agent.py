@@ -141,6 +141,12 @@ class RulesAgent:
                 old = changes.get("location")
                 if echoed and old is not None and echoed.lower() not in old.lower():
                     changes = {**changes, "location": echoed}  # the answer repeats the place: trust it
+                said = move.changes.get("echo_start")
+                old_start = changes.get("start")
+                if said and old_start and len(old_start) == 16 and old_start[:10] == said[:10] and said != old_start:
+                    changes = {**changes, "start": said}  # ... or the time ("9pm then")
+                    if move.changes.get("echo_end"):
+                        changes["end"] = move.changes["echo_end"]
                 state.plan = _apply(base, changes)
                 state.pending = None
         elif kind == "reject" and state.pending is not None:

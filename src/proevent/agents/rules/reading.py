@@ -258,8 +258,10 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         asks = "?" in text or linked or drop_time or drop_place or any(
             cues.has(k, rest) for k in ("proposal", "change", "add_person"))
         if not has_plan:
+            if cues.has("narration", text) and "?" not in text:
+                return Move("none", sender)  # "Jo and I are doing yoga Friday": someone else's plan
             host = _RE_WITH.search(text)
-            if host and host.group(1) not in members:
+            if host and host.group(1) not in members and host.group(1).split()[-1].lower() not in _NOT_NAMES:
                 name = _known_person(host.group(1), timetable) or host.group(1)
                 if " " in name and name not in members:
                     changes["with"] = name  # "the massage with Jonas Berg": who the user meets
@@ -270,8 +272,13 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
                 return Move("accept", sender, {"echo_location": echoed} if echoed else {}, True)
             return Move("none", sender)
         if agrees and not asks:
+            echo: dict[str, Any] = {}
             echoed = find_place(text, ref, cues, echo=True)
-            return Move("accept", sender, {"echo_location": echoed} if echoed else {}, True)
+            if echoed:
+                echo["echo_location"] = echoed
+            if changes.get("start") and len(changes["start"]) == 16:
+                echo["echo_start"], echo["echo_end"] = changes["start"], changes.get("end")
+            return Move("accept", sender, echo, True)
         return Move("modify", sender, changes, agrees)
     if cues.has("reject", plain):
         return Move("reject", sender)
