@@ -17,7 +17,7 @@ from proevent.model import parse_time
 PHRASE_KINDS = (
     "proposal", "agreement", "reject", "defer", "change", "cancel", "cancel_implicit", "abandon", "dropout",
     "remove_person", "add_person", "drop_time", "drop_place", "link_time", "link_place", "link_people", "hedge",
-    "undecided", "narration",
+    "undecided", "narration", "neutral",
 )
 """The cue lists matched as phrases (each a list of words or phrases in ``cues.json``)."""
 
@@ -44,6 +44,7 @@ class CueFile(BaseModel):
     hedge: list[str]
     undecided: list[str]
     narration: list[str]
+    neutral: list[str]
     location_stops: list[str]
     activities: list[str]
     strong_place_patterns: list[str]

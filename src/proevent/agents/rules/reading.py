@@ -24,7 +24,6 @@ _NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
               "let's", "sure", "great", "cool", "thanks", "thank", "hello", "good", "yes", "no", "regarding"}
 
 
-_RE_EAGER = re.compile(r"\bcan['’]?t wait\b", re.I)
 _RE_WITH = re.compile(r"\bwith ((?:Dr\.? |Prof\.? )?[A-Z][a-z'’-]+(?: [A-Z][\w'’-]+)?)")
 
 
@@ -194,7 +193,7 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         drop_time = drop_time or re.search(r"\b(?:time|hour|timing|when)\b", text, re.I) is not None
         drop_place = drop_place or re.search(r"\b(?:place|venue|location|where|spot)\b", text, re.I) is not None
     others = [p for p in members if p != user]
-    plain = _RE_EAGER.sub(" ", text)  # "can't wait" is keen, not a refusal
+    plain = cues.phrases["neutral"].sub(" ", text)  # "can't wait", "thanks for checking": no refusal, no delay
     agrees = cues.has("agreement", text) and not drop_time and not drop_place and not any(
         cues.has(k, plain) for k in ("reject", "defer", "hedge"))
     linked = cues.has("link_time", text) or cues.has("link_place", text) or cues.has("link_people", text)
@@ -284,7 +283,7 @@ def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], tim
         return Move("reject", sender)
     if agrees:
         return Move("accept", sender, agrees=True)
-    if cues.has("defer", text):
+    if cues.has("defer", plain):
         return Move("defer", sender)
     return Move("none", sender)
 
