@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from proevent.agents.protocol import Action, ChatUpdate, Observation
+from proevent.agents.protocol import DEFAULT_CONTEXT_MESSAGES, Action, ChatUpdate, Observation
 from proevent.agents.rules.cues import Cues, load_cues
 from proevent.agents.rules.places import place_after_preposition as _place  # noqa: F401  (tests)
 from proevent.agents.rules.reading import Move, read_message
@@ -221,8 +221,9 @@ class RulesAgent:
 
 
 def _context_cut(upd: ChatUpdate) -> bool:
-    """Is the chat's beginning out of view (the context holds only the last K messages)?"""
-    return len(upd.context) >= 20
+    """Is the chat's beginning out of view (the context holds only the last K messages)? The
+    observation does not say K; a context of the default size is taken as cut."""
+    return len(upd.context) >= DEFAULT_CONTEXT_MESSAGES
 
 
 def _plan_of(ev: Event) -> Plan:
