@@ -24,6 +24,13 @@ def weekday_name(d: date) -> str:
 
 
 def find_dates(text: str, ref: datetime) -> list[tuple[int, date]]:
+    """Dates mentioned in ``text`` said at ``ref``: ``(position, date)`` in text order (see
+    :func:`_find_dates`; cached, since an agent reads a chat's earlier messages at every step)."""
+    return list(_find_dates(text, ref))
+
+
+@lru_cache(maxsize=65536)
+def _find_dates(text: str, ref: datetime) -> tuple[tuple[int, date], ...]:
     """Dates mentioned in ``text`` said at ``ref``: ``(position, date)`` in text order.
 
     The phrases are those of :mod:`proevent.timeexpr` (shared with the generator's validator),
@@ -36,7 +43,7 @@ def find_dates(text: str, ref: datetime) -> list[tuple[int, date]]:
             parsed = _parse(m.group(0), ref)
             if parsed is not None:
                 out.append((m.start(), parsed))
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 _RE_IN_N = re.compile(
@@ -101,6 +108,12 @@ def _h(hour: int, suffix: str | None, padded: bool = False) -> int | None:
 
 
 def find_times(text: str) -> list[tuple[int, tuple[int, int], tuple[int, int] | None]]:
+    """Clock times in ``text``: ``(position, start, end or None)``, in text order (cached)."""
+    return list(_find_times(text))
+
+
+@lru_cache(maxsize=65536)
+def _find_times(text: str) -> tuple[tuple[int, tuple[int, int], tuple[int, int] | None], ...]:
     """Clock times in ``text``: ``(position, start, end or None)``, in text order.
 
     Ranges without am/pm ("9 till 1", "12:30 to 13:30") are read here; every other phrase comes
@@ -132,7 +145,7 @@ def find_times(text: str) -> list[tuple[int, tuple[int, int], tuple[int, int] | 
             continue
         out.append((span.start, span.best, None))
     out.sort(key=lambda p: p[0])
-    return out
+    return tuple(out)
 
 
 def add_duration(time: str, minutes: int = 0, hours: int = 0, days: int = 0) -> str:

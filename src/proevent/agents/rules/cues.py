@@ -61,7 +61,7 @@ def _pattern(words: list[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w']){'(?:' + alts + ')'}(?![\w'])", re.I)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: loaded once, used as a cache key
 class Cues:
     version: int
     phrases: dict[str, re.Pattern[str]]
@@ -76,7 +76,7 @@ class Cues:
     person_patterns: list[re.Pattern[str]]
 
     def has(self, kind: str, text: str) -> bool:
-        return self.phrases[kind].search(text) is not None
+        return _has(self, kind, text)
 
     # the names the v2 agent used, kept for the step detector and old callers
     @property
@@ -90,6 +90,11 @@ class Cues:
     @property
     def cancel(self) -> re.Pattern[str]:
         return self.phrases["cancel"]
+
+
+@lru_cache(maxsize=262144)
+def _has(cues: Cues, kind: str, text: str) -> bool:
+    return cues.phrases[kind].search(text) is not None
 
 
 @lru_cache(maxsize=1)

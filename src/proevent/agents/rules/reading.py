@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from proevent.agents.rules.cues import Cues
@@ -44,6 +45,7 @@ def _fmt(d: date, hm: tuple[int, int] | None) -> str:
     return d.isoformat() if hm is None else f"{d.isoformat()}T{hm[0]:02d}:{hm[1]:02d}"
 
 
+@lru_cache(maxsize=65536)
 def _masked(text: str, ref: datetime) -> str:
     """The text with its date and time phrases blanked (so that places and names read cleanly)."""
     chars = list(text)
@@ -84,6 +86,7 @@ def clean_place(raw: str, cues: Cues) -> str | None:
     return text
 
 
+@lru_cache(maxsize=65536)
 def find_place(text: str, ref: datetime, cues: Cues, *, allow_at: bool = True, echo: bool = False) -> str | None:
     """A place named in ``text``: the strong patterns of ``cues.json`` ("I was thinking X"), then
     (``allow_at``: a new plan with its day and time) "at/in <Name>", then the other patterns ("how
