@@ -15,7 +15,7 @@ def hashed_reply(req: dict[str, Any], delay: float = 0.0) -> Reply:
     """A deterministic 'model': deletes the first event of the timetable when the prompt's hash is
     even, else answers nothing. Same prompt, same answer, so interrupted and whole runs agree."""
     prompt = req["messages"][-1]["content"]
-    ids = re.findall(r'"id": "(e\d+)"', prompt)
+    ids = re.findall(r"(?m)^(e\d+) \|", prompt) or re.findall(r'"id": "(e\d+)"', prompt)
     even = int(hashlib.sha256(prompt.encode()).hexdigest(), 16) % 2 == 0
     ops = [{"op": "delete", "id": ids[0]}] if ids and even else []
     return Reply(content=json.dumps({"ops": ops}), delay=delay, usage=(100, 10))

@@ -105,3 +105,4 @@ def test_kill_9_then_resume_loses_and_duplicates_nothing(scripted_server, tmp_pa
     ds = load_tiny()
     resumed, reference = (evaluate(ds, load_run(p), ci=False).metrics for p in (out, whole))
     assert resumed["single"] == reference["single"] and resumed["multi"] == reference["multi"]
+    assert any(line.ops for line in load_run(whole).lines.values())  # the scripted model did act
