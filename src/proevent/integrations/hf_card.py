@@ -97,7 +97,12 @@ def generator_summary(generator: dict[str, Any]) -> str:
     return f"{summary} (the full record is `generator` in `dataset.json`)"
 
 
-def render_card(manifest: DatasetManifest, cases: Sequence[Case], *, license_name: str = "unspecified (choose one before publishing)") -> str:
+LICENCE_PLACEHOLDER = "unspecified (choose one before publishing)"
+
+
+def render_card(
+    manifest: DatasetManifest, cases: Sequence[Case], *, license_name: str = LICENCE_PLACEHOLDER
+) -> str:
     """The card of an export: YAML header for the Hub, then statistics, fields and how to load."""
     from proevent.integrations.hf import cases_schema, questions_schema
 
