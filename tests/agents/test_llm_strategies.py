@@ -134,6 +134,25 @@ async def test_tools_falls_back_to_text_when_the_server_has_no_tools(scripted_se
     assert "tools" not in scripted_server.requests[2]  # not asked again
 
 
+@pytest.mark.parametrize("strategy", ["plain", "proactive", "procot", "tools"])
+async def test_a_step_without_messages_is_answered_without_a_request(scripted_server, strategy):
+    case = load_tiny().case("tiny-01")  # step 3 has no message and no gold operation
+    quiet = build_observation(case, 3, Timetable(case.steps[1].gold_timetable), mode="single")
+    assert quiet.chats == [] and case.steps[2].gold_ops == []
+    async with client_for(scripted_server) as client:
+        skipped = await create_agent(strategy, client=client).act(quiet)
+        assert (skipped.ops, skipped.prompt_tokens, skipped.cost_usd) == ([], 0, None)
+        assert skipped.extra == {"requests": 0, "skipped": "no new messages"}
+        assert scripted_server.requests == []
+        asking = create_agent(strategy, client=client, skip_quiet=False)
+        assert asking.describe()["skip_quiet"] is False
+        scripted_server.script(Reply(content=DELETE_E1))
+        asked = await asking.act(quiet)  # a model that over-reacts: a false detection
+    (request,) = scripted_server.requests
+    assert "(no new messages)" in request["messages"][1]["content"]
+    assert asked.ops == [{"op": "delete", "id": "e1"}]
+
+
 async def test_gated_skips_steps_without_scheduling_content(scripted_server):
     case = load_tiny().case("tiny-01")
     quiet = build_observation(case, 3, Timetable(case.steps[1].gold_timetable), mode="single")

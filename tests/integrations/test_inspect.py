@@ -42,7 +42,9 @@ FLAWED_FUZZY = {**FLAWED_EXACT, "precision": 0.5, "recall": 8 / 13, "update_prec
 
 def _run_mock(task, mode: str, runs: list[str], log_dir: Path, *, judge: str = "fuzzy", epochs: int = 1):
     script = ScriptedAnswers(load_tiny(), [load_example_run(r) for r in runs], mode)
-    logs = inspect_eval(task(dataset=str(TINY), judge=judge), model="mockllm/model",
+    # the replayed runs answer every step, the step without messages included (a false detection)
+    task_ = task(dataset=str(TINY), judge=judge, agent_options={"skip_quiet": False})
+    logs = inspect_eval(task_, model="mockllm/model",
                         model_args={"custom_outputs": script.mockllm}, log_dir=str(log_dir), display="none",
                         epochs=epochs)
     assert logs[0].status == "success", logs[0].error
@@ -167,6 +169,7 @@ def test_inspect_cli_with_the_scripted_openai_server(tmp_path: Path, scripted_se
     inspect_bin = Path(sys.executable).with_name("inspect")
     out = subprocess.run(
         [str(inspect_bin), "eval", "proevent/proevent_single", "-T", f"dataset={TINY}", "-T", "judge=exact",
+         "-T", 'agent_options={"skip_quiet": false}',
          "--model", "openai-api/scripted/test-model", "--display", "plain", "--max-retries", "0",
          "--log-format", "json"],
         env=env, capture_output=True, text=True, timeout=300,
@@ -244,7 +247,8 @@ def test_another_epochs_reducer_falls_back_to_pooled_counts(tmp_path: Path) -> N
     from inspect_ai import Epochs
 
     script = ScriptedAnswers(load_tiny(), [load_example_run("flawed"), load_example_run("perfect")], "single")
-    logs = inspect_eval(proevent_single(dataset=str(TINY)), model="mockllm/model", epochs=Epochs(2, "mean"),
+    task = proevent_single(dataset=str(TINY), agent_options={"skip_quiet": False})
+    logs = inspect_eval(task, model="mockllm/model", epochs=Epochs(2, "mean"),
                         model_args={"custom_outputs": script.mockllm}, log_dir=str(tmp_path), display="none")
     reported = _reported(logs[0])
     assert reported["recall"] == pytest.approx((8 / 13 + 1) / 2)

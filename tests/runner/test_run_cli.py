@@ -32,16 +32,23 @@ def test_cli_run_writes_run_and_never_the_key(scripted_server, tmp_path, monkeyp
     result = run_cli("--agent", "procot", "--model", "scripted-model", "--base-url", scripted_server.base_url,
                      "--out", str(out), "--cache-path", str(cache), "--price-in", "1", "--price-out", "2")
     assert result.exit_code == 0, result.output
-    assert "wrote 28 lines" in result.output and "requests 28 (cache hits 0)" in result.output
-    assert "cost $0.0034" in result.output  # 28 x (100 x $1 + 10 x $2) / 1e6
+    # 28 questions; step 3 of tiny-01 has no message, so each mode answers it without a request
+    assert "wrote 28 lines" in result.output and "requests 26 (cache hits 0)" in result.output
+    assert "cost $0.0031" in result.output  # 26 x (100 x $1 + 10 x $2) / 1e6
     assert scripted_server.headers[0]["authorization"] == f"Bearer {SECRET}"  # it was used...
     assert files_containing(out, SECRET) == [] and files_containing(tmp_path, SECRET) == []  # ...never written
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["model"] == "scripted-model" and manifest["strategy"] == "procot"
     assert manifest["parameters"] == {"temperature": 0.0, "seed": 0}
-    assert "needs_action" in manifest["prompt"]["text"] and manifest["usage"]["requests"] == 28
-    line = json.loads((out / "predictions.jsonl").read_text().splitlines()[0])
+    assert "needs_action" in manifest["prompt"]["text"] and manifest["usage"]["requests"] == 26
+    lines = {(d["case_id"], d["mode"], d["t"]): d
+             for d in map(json.loads, (out / "predictions.jsonl").read_text().splitlines())}
+    line = lines["tiny-01", "single", 1]
     assert line["usage"] == {"prompt_tokens": 100, "completion_tokens": 10} and line["cost_usd"] == 0.00012
+    quiet = lines["tiny-01", "multi", 3]
+    assert quiet["ops"] == [] and quiet["skipped"] == "no new messages" and quiet["requests"] == 0
+    assert quiet.get("usage") is None and "cost_usd" not in quiet
+    assert manifest["identity"]["agent_description"]["skip_quiet"] is True
 
 
 def test_cli_second_identical_run_makes_zero_requests(scripted_server, tmp_path):
@@ -52,13 +59,13 @@ def test_cli_second_identical_run_makes_zero_requests(scripted_server, tmp_path)
     assert run_cli(*common, "--out", str(tmp_path / "a")).exit_code == 0
     n = len(scripted_server.requests)
     second = run_cli(*common, "--out", str(tmp_path / "b"))
-    assert second.exit_code == 0 and "requests 0 (cache hits 28)" in second.output
+    assert second.exit_code == 0 and "requests 0 (cache hits 26)" in second.output
     assert len(scripted_server.requests) == n
     assert (tmp_path / "a" / "predictions.jsonl").read_text().count("\n") == 28
     a, b = (evaluate(load_tiny(), load_run(tmp_path / x), ci=False).metrics for x in "ab")
     assert a["single"] == b["single"] and a["multi"] == b["multi"]
     third = run_cli(*common, "--out", str(tmp_path / "c"), "--no-cache")
-    assert third.exit_code == 0 and len(scripted_server.requests) == n + 28
+    assert third.exit_code == 0 and len(scripted_server.requests) == n + 26
 
 
 def test_cli_errors_are_clear(tmp_path, monkeypatch):

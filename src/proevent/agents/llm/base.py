@@ -46,22 +46,39 @@ class Tally:
         )
 
 
+QUIET = "no new messages"
+
+
+def quiet_action() -> Action:
+    """The answer to a step without new messages, made without a request.
+
+    The timetable changes only through what the chats settle (S_t = f(S_{t-1}, D_t) with D_t
+    empty is S_{t-1}), so such a step has no gold operation and the model has nothing to read;
+    asking it anyway costs the instructions and the timetable and can only add false detections.
+    ``--option skip_quiet=false`` asks it anyway.
+    """
+    return Action(ops=[], latency_s=0.0, extra={"requests": 0, "skipped": QUIET})
+
+
 class LLMAgent:
     """``plain``, ``proactive`` and ``procot``: one prompt, a JSON answer, one repair on failure."""
 
     def __init__(self, client: LLMClient, strategy: str, *, prompt_version: str = PROMPT_VERSION,
-                 repair: bool = True) -> None:
+                 repair: bool = True, skip_quiet: bool = True) -> None:
         self.client = client
         self.name = strategy
         self.strategy = strategy
         self.prompt_version = prompt_version
         self.repair = repair
+        self.skip_quiet = skip_quiet
 
     def describe(self) -> dict[str, Any]:
         return {"strategy": self.strategy, "prompt_version": self.prompt_version, "repair": self.repair,
-                "prompt": prompt_record(self.strategy, self.prompt_version)}
+                "skip_quiet": self.skip_quiet, "prompt": prompt_record(self.strategy, self.prompt_version)}
 
     async def act(self, obs: Observation) -> Action:
+        if self.skip_quiet and not obs.chats:
+            return quiet_action()
         messages = build_messages(self.strategy, obs, self.prompt_version)
         tally = Tally()
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from proevent.agents.llm.base import LLMAgent, Tally
+from proevent.agents.llm.base import LLMAgent, Tally, quiet_action
 from proevent.agents.llm.parsing import extract_ops, validate_ops
 from proevent.agents.llm.prompts import PROMPT_VERSION, build_messages, prompt_record
 from proevent.agents.llm.tools import SUBMIT, run_tool, tool_schemas
@@ -22,20 +22,25 @@ class ToolsAgent:
     name = "tools"
 
     def __init__(self, client: LLMClient, *, prompt_version: str = PROMPT_VERSION, max_rounds: int = 6,
-                 repair: bool = True) -> None:
+                 repair: bool = True, skip_quiet: bool = True) -> None:
         self.client = client
         self.prompt_version = prompt_version
         self.max_rounds = max_rounds
         self.repair = repair
-        self._fallback = LLMAgent(client, "procot", prompt_version=prompt_version, repair=repair)
+        self.skip_quiet = skip_quiet
+        self._fallback = LLMAgent(client, "procot", prompt_version=prompt_version, repair=repair,
+                                  skip_quiet=skip_quiet)
         self._tools_ok = True
 
     def describe(self) -> dict[str, Any]:
         return {"strategy": "tools", "prompt_version": self.prompt_version, "max_rounds": self.max_rounds,
+                "skip_quiet": self.skip_quiet,
                 "tools": [t["function"]["name"] for t in tool_schemas(self.prompt_version)],
                 "prompt": prompt_record("tools", self.prompt_version), "fallback": "procot"}
 
     async def act(self, obs: Observation) -> Action:
+        if self.skip_quiet and not obs.chats:
+            return quiet_action()
         if not self._tools_ok:
             return await self._fall_back(obs)
         tally = Tally()
