@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from proevent.llm import LLMClient, LLMConfig, LLMError, ResponseCache, UnsupportedFeature
+from proevent.llm import LLMClient, LLMConfig, LLMError, Price, ResponseCache, UnsupportedFeature
+from proevent.llm.pricing import cost_usd
 from support.scripted_server import Reply
 
 MSG = [{"role": "user", "content": "hello"}]
@@ -38,6 +39,23 @@ async def test_priced_model_cost(scripted_server):
         out = await client.chat(MSG)
     assert out.cost_usd == pytest.approx(0.15 + 0.3)
     assert client.totals.cost_usd == pytest.approx(0.45)
+
+
+async def test_prompt_cache_hits_are_read_in_both_dialects_and_priced(scripted_server):
+    scripted_server.script(
+        Reply(content="x", usage=(1_000_000, 0), usage_extra={"prompt_tokens_details": {"cached_tokens": 800_000}}),
+        Reply(content="x", usage=(1_000_000, 0),
+              usage_extra={"prompt_cache_hit_tokens": 600_000, "prompt_cache_miss_tokens": 400_000}),
+        Reply(content="x", usage=(1_000_000, 0), usage_extra={"prompt_tokens_details": None}),
+    )
+    async with LLMClient(make_config(scripted_server, model="deepseek-chat")) as client:
+        outs = [await client.chat([{"role": "user", "content": f"q{i}"}]) for i in range(3)]
+    assert [o.cached_prompt_tokens for o in outs] == [800_000, 600_000, 0]
+    # deepseek-chat: $0.28 per million prompt tokens, $0.028 per million read from the prompt cache
+    assert [o.cost_usd for o in outs] == pytest.approx([0.2 * 0.28 + 0.8 * 0.028, 0.4 * 0.28 + 0.6 * 0.028, 0.28])
+    assert client.totals.as_dict()["cached_prompt_tokens"] == 1_400_000
+    unpriced = Price(input=1.0, output=1.0)  # no cached_input: cache hits are charged as input
+    assert cost_usd(unpriced, 1_000_000, 0, 800_000) == pytest.approx(1.0)
 
 
 async def test_think_block_is_stripped_but_kept_raw(scripted_server):

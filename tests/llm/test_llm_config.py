@@ -66,9 +66,9 @@ def test_key_only_from_the_environment(monkeypatch):
 
 
 def test_prices_and_unknown_cost():
-    assert find_price("gpt-4o-mini") == Price(input=0.15, output=0.6)
-    assert find_price("openai/gpt-4o-mini") == Price(input=0.15, output=0.6)
-    assert find_price("gpt-4o-2024-08-06") == Price(input=2.5, output=10.0)  # longest prefix, not gpt-4
+    assert find_price("gpt-4o-mini") == Price(input=0.15, output=0.6, cached_input=0.075)
+    assert find_price("openai/gpt-4o-mini") == find_price("gpt-4o-mini")
+    assert find_price("gpt-4o-2024-08-06") == Price(input=2.5, output=10.0, cached_input=1.25)  # not gpt-4
     assert find_price("my-local-llama") is None
     assert cost_usd(None, 10, 10) is None
     totals = UsageTotals()

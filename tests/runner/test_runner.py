@@ -162,3 +162,20 @@ def test_concurrency_bounds_requests_in_flight(scripted_server, tmp_path):
     config = RunConfig(agent="plain", mode="both", concurrency=3, llm=llm)
     asyncio.run(execute(config, load_tiny(), tmp_path / "r", progress=False))
     assert scripted_server.max_inflight == 3 and len(scripted_server.requests) == 28 - 2  # 2 quiet questions
+
+
+def test_prompt_cache_hits_reach_the_lines_and_run_json(scripted_server, tmp_path):
+    """A server that reports prompt-cache hits (DeepSeek's dialect here): each line keeps its hits
+    in ``usage``, run.json sums them, and the cost charges them at the cached-input price."""
+    scripted_server.default = lambda req: Reply(content='{"ops": []}', usage=(1000, 10),
+                                                 usage_extra={"prompt_cache_hit_tokens": 600})
+    llm = LLMConfig(model="deepseek-chat", base_urls=[scripted_server.base_url], cache=False)
+    summary = asyncio.run(execute(RunConfig(agent="plain", mode="single", cases=["tiny-02"], llm=llm),
+                                  load_tiny(), tmp_path / "r", progress=False))
+    line = load_run(tmp_path / "r").lines[("tiny-02", "single", 1, 0)]
+    assert line.usage.model_dump() == {"prompt_tokens": 1000, "completion_tokens": 10, "cached_prompt_tokens": 600}
+    usage = json.loads((tmp_path / "r" / "run.json").read_text())["usage"]
+    assert usage["requests"] == 3 and usage["cached_prompt_tokens"] == 1800
+    # per request: 400 x $0.28 + 600 x $0.028 + 10 x $0.42, per million tokens
+    assert usage["cost_usd"] == pytest.approx(3 * (400 * 0.28 + 600 * 0.028 + 10 * 0.42) / 1e6, abs=1e-6)
+    assert summary.usage == usage

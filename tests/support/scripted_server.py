@@ -47,6 +47,8 @@ class Reply:
     """Send these bytes as the body instead of a chat completion."""
     usage: tuple[int, int] | None = None
     """(prompt_tokens, completion_tokens); by default counted as words of the request and reply."""
+    usage_extra: dict[str, Any] = field(default_factory=dict)
+    """More ``usage`` fields, e.g. ``prompt_tokens_details`` (OpenAI) or ``prompt_cache_hit_tokens``."""
     finish_reason: str | None = None
 
 
@@ -82,6 +84,7 @@ def _completion_body(req: dict[str, Any], reply: Reply, n: int) -> bytes:
             "prompt_tokens": prompt_tokens,
             "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens,
+            **reply.usage_extra,
         },
     }
     return json.dumps(body).encode()

@@ -55,6 +55,8 @@ class Action:
     error: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    """Of ``prompt_tokens``, those the server read from its prompt cache."""
     cost_usd: float | None = None
     latency_s: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)

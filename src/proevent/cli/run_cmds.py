@@ -68,6 +68,8 @@ def run_cmd(
     cache_path: Annotated[Path | None, typer.Option(help="SQLite cache file (env PROEVENT_CACHE).")] = None,
     price_in: Annotated[float | None, typer.Option(help="$ per million prompt tokens (overrides the table).")] = None,
     price_out: Annotated[float | None, typer.Option(help="$ per million completion tokens.")] = None,
+    price_cached_in: Annotated[float | None, typer.Option(
+        help="$ per million prompt tokens read from the server's prompt cache (with --price-in).")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Agent option KEY=VALUE (JSON value), e.g. --option inner=plain.")] = None,
     no_retry_errors: Annotated[bool, typer.Option(
@@ -91,13 +93,16 @@ def run_cmd(
     if wants_model:
         if price_in is not None and price_out is None or price_out is not None and price_in is None:
             raise fail("--price-in and --price-out go together")
+        if price_cached_in is not None and price_in is None:
+            raise fail("--price-cached-in needs --price-in and --price-out")
         overrides: dict[str, Any] = {
             "model": model, "base_urls": [u for b in base_url for u in b.split(",")] if base_url else None,
             "api_key_env": api_key_env, "concurrency": concurrency, "temperature": temperature,
             "seed": seed, "max_tokens": max_tokens, "timeout_s": timeout, "max_retries": max_retries,
             "rpm": rpm, "tpm": tpm, "cache_path": cache_path,
             "json_mode": False if no_json_mode else None, "cache": False if no_cache else None,
-            "price": {"input": price_in, "output": price_out} if price_in is not None else None,
+            "price": {"input": price_in, "output": price_out, "cached_input": price_cached_in}
+            if price_in is not None else None,
         }
         llm = load_llm_config(profile=profile, config_file=config, overrides=overrides)
     case_ids = [c for item in cases for c in item.split(",") if c] if cases else None

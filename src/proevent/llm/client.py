@@ -23,7 +23,7 @@ import aiohttp
 
 from proevent.llm.cache import ResponseCache, cache_key
 from proevent.llm.config import LLMConfig
-from proevent.llm.pricing import UsageTotals, cost_usd, find_price
+from proevent.llm.pricing import UsageTotals, cached_prompt_tokens, cost_usd, find_price
 from proevent.llm.ratelimit import RateLimiter
 from proevent.llm.reasoning import split_reasoning
 
@@ -65,6 +65,8 @@ class Completion:
     message: dict[str, Any] = field(default_factory=dict)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    """Of ``prompt_tokens``, those the server read from its prompt cache (not our response cache)."""
     cost_usd: float | None = None
     latency_s: float = 0.0
     cached: bool = False
@@ -272,14 +274,16 @@ class LLMClient:
         ]
         usage = data.get("usage") or {}
         pt, ct = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
-        cost = cost_usd(self._price, pt, ct)
+        hit = cached_prompt_tokens(usage)
+        cost = cost_usd(self._price, pt, ct, hit)
         if not cached:
-            self.totals.add(pt, ct, cost)
+            self.totals.add(pt, ct, cost, hit)
         assistant: dict[str, Any] = {"role": "assistant", "content": raw}
         if message.get("tool_calls"):
             assistant["tool_calls"] = message["tool_calls"]
         return Completion(
             text=text, raw=raw, reasoning=reasoning, tool_calls=calls, message=assistant,
-            prompt_tokens=pt, completion_tokens=ct, cost_usd=cost, latency_s=latency, cached=cached,
+            prompt_tokens=pt, completion_tokens=ct, cached_prompt_tokens=hit, cost_usd=cost, latency_s=latency,
+            cached=cached,
             finish_reason=choice.get("finish_reason"),
         )

@@ -40,11 +40,13 @@ def default_cache_path() -> Path:
 
 
 class Price(BaseModel):
-    """US dollars per million tokens."""
+    """US dollars per million tokens. ``cached_input`` is the price of prompt tokens the server read
+    from its prompt cache (OpenAI, DeepSeek); unset, they are charged as ``input``."""
 
     model_config = ConfigDict(extra="forbid")
     input: float = Field(ge=0)
     output: float = Field(ge=0)
+    cached_input: float | None = Field(default=None, ge=0)
 
 
 class LLMConfig(BaseModel):

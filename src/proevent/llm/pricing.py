@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from proevent.llm.config import Price
 
@@ -29,10 +30,28 @@ def find_price(model: str, table: dict[str, Price] | None = None) -> Price | Non
     return table[best] if best else None
 
 
-def cost_usd(price: Price | None, prompt_tokens: int, completion_tokens: int) -> float | None:
+def cost_usd(price: Price | None, prompt_tokens: int, completion_tokens: int,
+             cached_prompt_tokens: int = 0) -> float | None:
+    """Dollars for one request; ``cached_prompt_tokens`` (a part of ``prompt_tokens``) are charged
+    at ``price.cached_input`` where the table has one."""
     if price is None:
         return None
-    return (prompt_tokens * price.input + completion_tokens * price.output) / 1_000_000
+    hit = min(cached_prompt_tokens, prompt_tokens) if price.cached_input is not None else 0
+    cached_rate = price.cached_input or 0.0
+    return ((prompt_tokens - hit) * price.input + hit * cached_rate + completion_tokens * price.output) / 1_000_000
+
+
+def cached_prompt_tokens(usage: dict[str, Any]) -> int:
+    """Prompt tokens served from the server's prompt cache, as OpenAI (and vLLM, SGLang) report them
+    (``prompt_tokens_details.cached_tokens``) or as DeepSeek does (``prompt_cache_hit_tokens``)."""
+    details = usage.get("prompt_tokens_details")
+    value = details.get("cached_tokens") if isinstance(details, dict) else None
+    if value is None:
+        value = usage.get("prompt_cache_hit_tokens")
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError):
+        return 0
 
 
 @dataclass
@@ -45,12 +64,15 @@ class UsageTotals:
     failures: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_prompt_tokens: int = 0
     cost_usd: float | None = 0.0
     priced: bool = True
 
-    def add(self, prompt_tokens: int, completion_tokens: int, cost: float | None) -> None:
+    def add(self, prompt_tokens: int, completion_tokens: int, cost: float | None,
+            cached_prompt_tokens: int = 0) -> None:
         self.prompt_tokens += prompt_tokens
         self.completion_tokens += completion_tokens
+        self.cached_prompt_tokens += cached_prompt_tokens
         if cost is None:
             self.priced = False
             self.cost_usd = None
@@ -61,6 +83,6 @@ class UsageTotals:
         return {
             "requests": self.requests, "cache_hits": self.cache_hits, "retries": self.retries,
             "failures": self.failures, "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
+            "completion_tokens": self.completion_tokens, "cached_prompt_tokens": self.cached_prompt_tokens,
             "cost_usd": round(self.cost_usd, 6) if self.cost_usd is not None else None,
         }

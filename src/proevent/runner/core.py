@@ -19,7 +19,8 @@ def action_to_line(case_id: str, mode: str, t: int, repeat: int, action: Action)
     extra.update(action.extra)
     usage = None
     if action.prompt_tokens or action.completion_tokens:
-        usage = Usage(prompt_tokens=action.prompt_tokens, completion_tokens=action.completion_tokens)
+        hits = {"cached_prompt_tokens": action.cached_prompt_tokens} if action.cached_prompt_tokens else {}
+        usage = Usage(prompt_tokens=action.prompt_tokens, completion_tokens=action.completion_tokens, **hits)
     return PredictionLine(
         case_id=case_id, mode=mode, t=t, repeat=repeat,  # type: ignore[arg-type]
         ops=[] if action.error else action.ops, error=action.error, raw=action.raw, usage=usage,

@@ -16,6 +16,7 @@ class Tally:
     def __init__(self) -> None:
         self.prompt_tokens = 0
         self.completion_tokens = 0
+        self.cached_prompt_tokens = 0
         self.cost: float | None = 0.0
         self.latency = 0.0
         self.requests = 0
@@ -26,6 +27,7 @@ class Tally:
     def add(self, c: Completion) -> None:
         self.prompt_tokens += c.prompt_tokens
         self.completion_tokens += c.completion_tokens
+        self.cached_prompt_tokens += c.cached_prompt_tokens
         self.cost = None if self.cost is None or c.cost_usd is None else self.cost + c.cost_usd
         self.latency += c.latency_s
         self.requests += 1
@@ -42,6 +44,7 @@ class Tally:
         return Action(
             ops=ops or [], error=error, raw="\n\n--- next reply ---\n\n".join(self.raws) or None,
             prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens,
+            cached_prompt_tokens=self.cached_prompt_tokens,
             cost_usd=self.cost if self.requests else None, latency_s=self.latency, extra=meta,
         )
 
