@@ -117,3 +117,21 @@ def test_multi_mode_carries_the_persons_own_timetable(dataset_dir: Path, tmp_pat
     multi = res.metrics["multi"]
     assert multi["cases"] == 3 and multi["missing"] == 0
     assert multi["tsr"] == pytest.approx(2 / 3)  # pe-001 went wrong at step 2, the others are gold
+
+
+def test_a_step_without_messages_is_answered_without_being_shown(dataset_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "quiet"
+    s = _session(dataset_dir, out)
+    for t in (1, 2, 3):  # pe-001: steps 1-3 have messages, step 4 none
+        assert s.current() == Item("pe-001", t)
+        s.submit(Item("pe-001", t))
+    assert s.current() == Item("pe-002", 1) and s.progress() == (4, 8)
+    s.close()
+    lines = load_run(out).lines
+    quiet = lines["pe-001", "single", 4, 0]
+    assert quiet.ops == [] and quiet.model_extra["skipped"] == "no new messages"
+    assert ("pe-002", "single", 1, 0) not in lines  # nothing written ahead of the person
+    again = _session(dataset_dir, out)
+    assert again.current() == Item("pe-002", 1) and again.progress() == (4, 8)
+    again.close()
+    assert len((out / "predictions.jsonl").read_text().splitlines()) == 4  # resuming wrote nothing twice

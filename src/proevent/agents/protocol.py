@@ -63,6 +63,20 @@ class Action:
     """Recorded in the prediction line (e.g. reasoning, requests made, cache hits)."""
 
 
+QUIET = "no new messages"
+
+
+def quiet_action() -> Action:
+    """The answer to a step without new messages, made without a request.
+
+    The timetable changes only through what the chats settle (S_t = f(S_{t-1}, D_t) with D_t
+    empty is S_{t-1}), so such a step has no gold operation and the model has nothing to read;
+    asking it anyway costs the instructions and the timetable and can only add false detections.
+    ``--option skip_quiet=false`` asks it anyway.
+    """
+    return Action(ops=[], latency_s=0.0, extra={"requests": 0, "skipped": QUIET})
+
+
 @runtime_checkable
 class Agent(Protocol):
     """An agent: ``await agent.act(observation) -> Action``. ``describe()`` goes into ``run.json``."""

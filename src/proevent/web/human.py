@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from proevent import __version__
-from proevent.agents.protocol import build_observation
+from proevent.agents.protocol import QUIET, build_observation
 from proevent.io import (
     Dataset,
     FormatError,
@@ -168,6 +168,8 @@ class HumanSession:
         elif config.sample is not None:
             load_dataset(folder / SAMPLE_DIR)
         session._writer = PredictionWriter(folder / "predictions.jsonl", fsync=True)
+        with session.lock:
+            session._answer_quiet_steps()
         return session
 
     def _manifest(self) -> RunManifest:
@@ -261,14 +263,23 @@ class HumanSession:
             self._check_open(item)
             ops = self.draft(item)
             started = self.shown_at.get(item)
-            line = PredictionLine(
-                case_id=item.case_id, mode=self.mode, t=item.t, repeat=0, ops=ops, error=None, raw=None,
-                latency_s=round(time.monotonic() - started, 1) if started is not None else None,
-            )
-            assert self._writer is not None
-            self._writer.write(line)
-            self.answers[item] = ops
+            self._write(item, ops, round(time.monotonic() - started, 1) if started is not None else None)
             self.drafts.pop(item, None)
+            self._answer_quiet_steps()
+
+    def _write(self, item: Item, ops: list[Any], latency_s: float | None, **extra: Any) -> None:
+        line = PredictionLine(case_id=item.case_id, mode=self.mode, t=item.t, repeat=0, ops=ops, error=None,
+                              raw=None, latency_s=latency_s, **extra)
+        assert self._writer is not None
+        self._writer.write(line)
+        self.answers[item] = ops
+
+    def _answer_quiet_steps(self) -> None:
+        """Answer the coming steps in which no message arrived with no operation, without showing
+        them: nothing can have changed (the LLM strategies skip them the same way). Only those
+        reached in order, so that an unfinished session leaves later cases unanswered."""
+        while (item := self.current()) is not None and not self.cases[item.case_id].steps[item.t - 1].messages:
+            self._write(item, [], 0.0, skipped=QUIET)
 
     def mark_shown(self, item: Item) -> None:
         self.shown_at.setdefault(item, time.monotonic())

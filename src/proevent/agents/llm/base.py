@@ -6,7 +6,7 @@ from typing import Any
 
 from proevent.agents.llm.parsing import extract_ops, validate_ops
 from proevent.agents.llm.prompts import PROMPT_VERSION, build_messages, prompt_record, repair_message
-from proevent.agents.protocol import Action, Observation
+from proevent.agents.protocol import Action, Observation, quiet_action
 from proevent.llm import Completion, LLMClient, LLMError
 
 
@@ -47,20 +47,6 @@ class Tally:
             cached_prompt_tokens=self.cached_prompt_tokens,
             cost_usd=self.cost if self.requests else None, latency_s=self.latency, extra=meta,
         )
-
-
-QUIET = "no new messages"
-
-
-def quiet_action() -> Action:
-    """The answer to a step without new messages, made without a request.
-
-    The timetable changes only through what the chats settle (S_t = f(S_{t-1}, D_t) with D_t
-    empty is S_{t-1}), so such a step has no gold operation and the model has nothing to read;
-    asking it anyway costs the instructions and the timetable and can only add false detections.
-    ``--option skip_quiet=false`` asks it anyway.
-    """
-    return Action(ops=[], latency_s=0.0, extra={"requests": 0, "skipped": QUIET})
 
 
 class LLMAgent:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from proevent.agents.llm.base import LLMAgent, Tally, quiet_action
+from proevent.agents.llm.base import LLMAgent, Tally
 from proevent.agents.llm.parsing import extract_ops, validate_ops
 from proevent.agents.llm.prompts import PROMPT_VERSION, build_messages, prompt_record
 from proevent.agents.llm.tools import SUBMIT, run_tool, tool_schemas
-from proevent.agents.protocol import Action, Observation
+from proevent.agents.protocol import Action, Observation, quiet_action
 from proevent.llm import LLMClient, LLMError, UnsupportedFeature
 
 
