@@ -264,3 +264,17 @@ def test_serve_command_starts_on_loopback(dataset_dir: Path) -> None:
         proc.terminate()
         out, err = proc.communicate(timeout=10)
     assert f"open http://127.0.0.1:{port}/" in out
+
+
+def test_human_mode_take_back(page, dataset_dir: Path, tmp_path: Path) -> None:
+    config = ServeConfig(dataset=dataset_dir, human="Ann", out=tmp_path / "h")
+    with serve(create_app(config)) as base:
+        page.goto(base + "/")
+        assert page.locator("#take-back").count() == 0  # nothing answered yet
+        page.click("#submit-answer")
+        assert page.inner_text("#question-title") == "Question 2 of 8"
+        page.click("#take-back")
+        assert page.inner_text("#question-title") == "Question 1 of 8"
+        assert "step 1 of 4" in page.inner_text(".questionhead")
+        page.click("#submit-answer")
+        assert page.inner_text("#question-title") == "Question 2 of 8"

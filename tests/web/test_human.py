@@ -135,3 +135,42 @@ def test_a_step_without_messages_is_answered_without_being_shown(dataset_dir: Pa
     assert again.current() == Item("pe-002", 1) and again.progress() == (4, 8)
     again.close()
     assert len((out / "predictions.jsonl").read_text().splitlines()) == 4  # resuming wrote nothing twice
+
+
+def test_the_last_answer_can_be_taken_back_and_the_new_line_counts(dataset_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "back"
+    ds = load_dataset(dataset_dir)
+    s = _session(dataset_dir, out)
+    assert s.previous() is None
+    first, second = Item("pe-001", 1), Item("pe-001", 2)
+    s.submit(first)
+    s.add_op(second, {"op": "delete", "id": "e1"})
+    s.submit(second)
+    with pytest.raises(StaleQuestion, match="only the last answer"):
+        s.take_back(first)
+    assert s.previous() == second
+    s.take_back(second)
+    assert s.current() == second and s.draft(second) == [{"op": "delete", "id": "e1"}]
+    assert s.progress() == (1, 8) and s.previous() == first
+    s.remove_op(second, 0)
+    s.add_op(second, op_to_json(ds.case("pe-001").steps[1].gold_ops[0]))
+    s.submit(second)
+    s.close()
+    run = load_run(out)
+    assert run.duplicates == 1
+    assert run.lines["pe-001", "single", 2, 0].ops == [op_to_json(ds.case("pe-001").steps[1].gold_ops[0])]
+    again = _session(dataset_dir, out)
+    assert again.current() == Item("pe-001", 3) and again.previous() == second
+    again.close()
+
+
+def test_taking_back_passes_over_steps_answered_without_being_shown(dataset_dir: Path, tmp_path: Path) -> None:
+    s = _session(dataset_dir, tmp_path / "h")
+    for t in (1, 2, 3):
+        s.submit(Item("pe-001", t))
+    assert s.current() == Item("pe-002", 1) and s.previous() == Item("pe-001", 3)  # step 4 was quiet
+    s.take_back(Item("pe-001", 3))
+    assert s.current() == Item("pe-001", 3)
+    s.submit(Item("pe-001", 3))
+    assert s.current() == Item("pe-002", 1)  # the quiet step keeps its answer
+    s.close()

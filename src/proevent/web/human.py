@@ -203,6 +203,16 @@ class HumanSession:
         """The first question without an answer (in multi-step mode the steps of a case go in order)."""
         return next((it for it in self.items if it not in self.answers), None)
 
+    def previous(self) -> Item | None:
+        """The answer the person gave last (steps answered without being shown are passed over):
+        the one they may take back."""
+        current = self.current()
+        end = self.items.index(current) if current is not None else len(self.items)
+        return next((it for it in reversed(self.items[:end]) if not self._is_quiet(it)), None)
+
+    def _is_quiet(self, item: Item) -> bool:
+        return not self.cases[item.case_id].steps[item.t - 1].messages
+
     def progress(self) -> tuple[int, int]:
         return sum(1 for it in self.items if it in self.answers), len(self.items)
 
@@ -267,6 +277,15 @@ class HumanSession:
             self.drafts.pop(item, None)
             self._answer_quiet_steps()
 
+    def take_back(self, item: Item) -> None:
+        """Reopen the last answer as the draft of the current question. Submitting it again appends
+        a new line, which supersedes the first (the last line of a key counts); until then the
+        earlier answer stands, also after a restart."""
+        with self.lock:
+            if item != self.previous():
+                raise StaleQuestion("only the last answer can be taken back")
+            self._save_draft(item, self.answers.pop(item))
+
     def _write(self, item: Item, ops: list[Any], latency_s: float | None, **extra: Any) -> None:
         line = PredictionLine(case_id=item.case_id, mode=self.mode, t=item.t, repeat=0, ops=ops, error=None,
                               raw=None, latency_s=latency_s, **extra)
@@ -278,7 +297,7 @@ class HumanSession:
         """Answer the coming steps in which no message arrived with no operation, without showing
         them: nothing can have changed (the LLM strategies skip them the same way). Only those
         reached in order, so that an unfinished session leaves later cases unanswered."""
-        while (item := self.current()) is not None and not self.cases[item.case_id].steps[item.t - 1].messages:
+        while (item := self.current()) is not None and self._is_quiet(item):
             self._write(item, [], 0.0, skipped=QUIET)
 
     def mark_shown(self, item: Item) -> None:

@@ -33,7 +33,8 @@ def render_question(request: Request, error: str | None = None) -> HTMLResponse:
         target = session.folder / "sample" if sample else session.config.dataset
         command = f"proevent evaluate {shlex.quote(str(target))} {shlex.quote(str(session.folder))}"
         return state.render(request, "human_done.html", done=done, total=total, session=session,
-                            folder=str(session.folder), sample=sample, command=command)
+                            folder=str(session.folder), sample=sample, command=command,
+                            previous=session.previous())
     session.mark_shown(item)
     case = session.cases[item.case_id]
     obs = session.observation(item)
@@ -45,7 +46,7 @@ def render_question(request: Request, error: str | None = None) -> HTMLResponse:
         request, "human.html", status_code=400 if error else 200, item=item, case=case, obs=obs,
         steps=len(case.steps), done=done, total=total, session=session, error=error,
         timetable=[event_row(e) for e in start], preview=after,
-        draft=[describe_op(op, events) for op in draft], attributes=_ATTRIBUTES,
+        draft=[describe_op(op, events) for op in draft], attributes=_ATTRIBUTES, previous=session.previous(),
     )
 
 
@@ -84,6 +85,18 @@ async def remove_op(request: Request) -> Response:
         session.remove_op(item, int(index))
     except ValueError:
         pass
+    return RedirectResponse("/", status_code=303)
+
+
+@router.post("/human/back")
+async def take_back(request: Request) -> Response:
+    session: HumanSession = get_state(request).human
+    _, item = await _form(request)
+    if item is not None:
+        try:
+            session.take_back(item)
+        except StaleQuestion:
+            pass
     return RedirectResponse("/", status_code=303)
 
 
