@@ -10,6 +10,7 @@ import pytest
 
 from fixtures import FLAWED_RUN, PERFECT_RUN, TINY, load_example_run, load_tiny
 from proevent.evaluate import evaluate, resample_weights, resampled_ratios
+from proevent.io import load_run
 from proevent.report.collect import MixedDatasetsError, load_scored_runs, locate_dataset, unique_labels
 from proevent.report.compare import compare_results
 
@@ -118,3 +119,28 @@ def test_unique_labels(tmp_path):
     m = RunManifest.model_validate(json.loads((FLAWED_RUN / "run.json").read_text()))
     paths = [tmp_path / "a" / "run", tmp_path / "b" / "run", tmp_path / "c"]
     assert unique_labels(paths, [m, m, m]) == ["a/run", "b/run", f"{tmp_path.name}/c"]
+
+
+def test_compare_with_repeats_uses_the_mean_over_repeats(tmp_path):
+    """A answers flawed then perfect (two repeats), B perfect: each value is what `evaluate` reports
+    (the mean over repeats), and every resample scores both repeats on the same cases."""
+    ds = load_tiny()
+    flawed, perfect = load_example_run("flawed"), load_example_run("perfect")
+    folder = tmp_path / "two"
+    shutil.copytree(FLAWED_RUN, folder)
+    lines = [json.loads(x) for x in (folder / "predictions.jsonl").read_text().splitlines()]
+    again = [{**json.loads(x), "repeat": 1} for x in (PERFECT_RUN / "predictions.jsonl").read_text().splitlines()]
+    (folder / "predictions.jsonl").write_text("".join(json.dumps(x) + "\n" for x in [*lines, *again]))
+    two = evaluate(ds, load_run(folder), ci=False)
+    cmp = compare_results(ds, two, evaluate(ds, perfect, ci=False), n_boot=200, seed=1)
+    by = {d.key: d for d in cmp.metrics}
+    assert cmp.repeats == (2, 1)
+    assert by["single.recall"].a == pytest.approx((8 / 13 + 1) / 2) == two.metrics["single"]["recall"]
+    assert by["single.recall"].diff == pytest.approx((8 / 13 + 1) / 2 - 1)
+    assert by["multi.esr"].diff == pytest.approx((7 / 9 + 1) / 2 - 1)
+    w = resample_weights(5, 200, seed=1)
+    manual = (resampled_ratios(two.repeat_rows[0], w)["single.recall"]
+              + resampled_ratios(two.repeat_rows[1], w)["single.recall"]) / 2 - 1
+    assert by["single.recall"].ci == pytest.approx((np.percentile(manual, 2.5), np.percentile(manual, 97.5)))
+    half = evaluate(ds, flawed, ci=False)
+    assert compare_results(ds, half, half, n_boot=50).repeats == (1, 1)

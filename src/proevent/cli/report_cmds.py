@@ -77,7 +77,9 @@ def compare_cmd(
 
     a, b = load_scored_runs([run_a, run_b], dataset=dataset, judge=judge, n_boot=0, seed=seed)
     cmp = compare_results(a.dataset, a.result, b.result, n_boot=n_boot, seed=seed)
-    table = Table(title=f"A = {a.label}, B = {b.label}: paired bootstrap over {cmp.cases} cases ({n_boot} resamples)")
+    reps = "" if cmp.repeats == (1, 1) else f"; means over {cmp.repeats[0]} and {cmp.repeats[1]} repeats"
+    table = Table(title=f"A = {a.label}, B = {b.label}: paired bootstrap over {cmp.cases} cases "
+                  f"({n_boot} resamples{reps})")
     for name in ("metric", "A", "B", "A − B", "95% CI of A − B", "p"):
         table.add_column(name, justify="left" if name == "metric" else "right")
     for d in cmp.metrics:
@@ -87,7 +89,8 @@ def compare_cmd(
         style = "bold" if d.p_value is not None and d.p_value < 0.05 else ""
         table.add_row(d.key, pct(d.a), pct(d.b), diff, ci, p, style=style)
     console.print(table)
-    console.print(f"{len(cmp.disagreements)} of {cmp.cases} cases disagree", highlight=False)
+    on = " (repeat 0)" if cmp.repeats != (1, 1) else ""
+    console.print(f"{len(cmp.disagreements)} of {cmp.cases} cases disagree{on}", highlight=False)
     listed = cmp.disagreements if show <= 0 else cmp.disagreements[:show]
     for dis in listed:
         parts = []
@@ -114,6 +117,7 @@ def comparison_json(cmp, label_a: str, label_b: str) -> dict:
         "cases": cmp.cases,
         "n_boot": cmp.n_boot,
         "seed": cmp.seed,
+        "repeats": {"a": cmp.repeats[0], "b": cmp.repeats[1]},
         "metrics": {
             d.key: {
                 "a": d.a,

@@ -9,8 +9,10 @@ from proevent.evaluate.aggregate import (
     CaseRows,
     bootstrap_intervals,
     mean_sd,
+    repeat_stats,
     resample_weights,
     resampled_ratios,
+    resampled_repeat_means,
 )
 from proevent.evaluate.api import (
     BREAKDOWN_KEYS,
@@ -29,7 +31,8 @@ from proevent.evaluate.normalize import People, canonical_name, normalize_locati
 from proevent.evaluate.single import QuestionScore, previous_timetable, score_question
 
 __all__ = [
-    "BREAKDOWN_KEYS", "CaseRows", "group_cases", "label_order", "resample_weights", "resampled_ratios",
+    "BREAKDOWN_KEYS", "CaseRows", "group_cases", "label_order", "repeat_stats", "resample_weights",
+    "resampled_ratios", "resampled_repeat_means",
     "JUDGES", "METRICS_VERSION", "METRIC_KEYS", "CaseTrace", "Comparator", "EvaluationResult", "ExactJudge",
     "FuzzyJudge", "LocationJudge", "People", "QuestionScore", "StepTrace", "bootstrap_intervals",
     "canonical_name", "comparator_for", "evaluate", "event_matching", "get_judge", "is_cosmetic", "line_ops",

@@ -8,6 +8,7 @@ by a vector of counts; a subset of cases, a bootstrap resample or a breakdown gr
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -117,6 +118,15 @@ class CaseRows:
         return out
 
 
+def repeat_stats(
+    repeat_rows: Sequence[CaseRows], idx: np.ndarray | list[int] | None = None
+) -> dict[str, tuple[float | None, float | None]]:
+    """Every metric over the cases ``idx`` as (mean, sample sd) over the repeats where it is defined:
+    the reported value of a run with repeats."""
+    per = [rows.ratios(idx) for rows in repeat_rows]
+    return {k: mean_sd([p[k] for p in per]) for k in per[0]}
+
+
 def resample_weights(n_cases: int, n_boot: int, seed: int) -> np.ndarray:
     """``(n_boot, n_cases)`` multiplicities of a case-level bootstrap: each resample draws cases
     with replacement from ``numpy.random.default_rng(seed)``."""
@@ -141,6 +151,18 @@ def resampled_ratios(rows: CaseRows, weights: np.ndarray) -> dict[str, np.ndarra
             num, den = sums[:, index[a]].astype(float), sums[:, index[b]].astype(float)
             with np.errstate(invalid="ignore", divide="ignore"):
                 out[f"{prefix}.{key}"] = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+    return out
+
+
+def resampled_repeat_means(repeat_rows: Sequence[CaseRows], weights: np.ndarray) -> dict[str, np.ndarray]:
+    """Per metric, the mean over repeats of its value in each resample (every repeat is scored on
+    the same resampled cases; ``nan`` where no repeat defines it), as :func:`repeat_stats` reports it."""
+    per = [resampled_ratios(rows, weights) for rows in repeat_rows]
+    out: dict[str, np.ndarray] = {}
+    for key in per[0]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a resample undefined in every repeat
+            out[key] = np.nanmean(np.vstack([p[key] for p in per]), axis=0)
     return out
 
 

@@ -14,8 +14,8 @@ from proevent.evaluate.aggregate import (
     SINGLE_FIELDS,
     CaseRows,
     bootstrap_intervals,
-    mean_sd,
     multi_object,
+    repeat_stats,
     single_object,
 )
 from proevent.evaluate.equivalence import Comparator
@@ -205,8 +205,7 @@ def _evaluate(
         repeat_rows.append(CaseRows([c.case_id for c in cases], arrays["single"], arrays["multi"]))
 
     def stats(idx: list[int] | None = None) -> dict[str, tuple[float | None, float | None]]:
-        per = [rows.ratios(idx) for rows in repeat_rows]
-        return {k: mean_sd([p[k] for p in per]) for k in per[0]}
+        return repeat_stats(repeat_rows, idx)
 
     overall = stats()
     metrics: dict[str, Any] = {

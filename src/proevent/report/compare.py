@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from proevent.evaluate import METRIC_KEYS, EvaluationResult, resample_weights, resampled_ratios
+from proevent.evaluate import METRIC_KEYS, EvaluationResult, repeat_stats, resample_weights, resampled_repeat_means
 from proevent.io import Dataset
 
 
@@ -49,6 +49,8 @@ class Comparison:
     n_boot: int
     seed: int
     cases: int
+    repeats: tuple[int, int] = (1, 1)
+    """Repeats of A and of B: values are means over repeats, as ``evaluate`` reports them."""
 
 
 def _exact(q) -> bool:
@@ -65,13 +67,15 @@ def compare_results(
 ) -> Comparison:
     """Paired case-level bootstrap of A - B for every metric both runs define, and the disagreeing cases.
 
-    Uses repeat 0 of each run (as the intervals of ``evaluate`` do).
+    With repeats, each value is the mean over the run's repeats (as ``evaluate`` reports it), and a
+    resample scores every repeat of both runs on the same cases. The disagreements are those of
+    repeat 0.
     """
-    rows_a, rows_b = a.rows, b.rows
+    rows_a, rows_b = a.repeat_rows, b.repeat_rows
     n = len(dataset.cases)
     weights = resample_weights(n, n_boot, seed) if n else np.zeros((0, 0), dtype=np.int64)
-    boot_a, boot_b = (resampled_ratios(r, weights) for r in (rows_a, rows_b)) if n else ({}, {})
-    obs_a, obs_b = rows_a.ratios(), rows_b.ratios()
+    boot_a, boot_b = (resampled_repeat_means(r, weights) for r in (rows_a, rows_b)) if n else ({}, {})
+    obs_a, obs_b = ({k: v[0] for k, v in repeat_stats(r).items()} for r in (rows_a, rows_b))
     metrics: list[MetricDiff] = []
     for key in METRIC_KEYS:
         if key not in obs_a or key not in obs_b:
@@ -89,7 +93,8 @@ def compare_results(
                 extreme = int(np.sum(np.abs(d - diff) >= abs(diff) - 1e-12))
                 p = min(1.0, (1 + extreme) / (1 + used))
         metrics.append(MetricDiff(key=key, a=va, b=vb, diff=diff, ci=ci, p_value=p, resamples=used))
-    return Comparison(metrics=metrics, disagreements=disagreements(dataset, a, b), n_boot=n_boot, seed=seed, cases=n)
+    return Comparison(metrics=metrics, disagreements=disagreements(dataset, a, b), n_boot=n_boot, seed=seed,
+                      cases=n, repeats=(len(rows_a), len(rows_b)))
 
 
 def disagreements(dataset: Dataset, a: EvaluationResult, b: EvaluationResult) -> list[CaseDisagreement]:
