@@ -204,13 +204,39 @@ def test_oracle_needs_no_model_and_scores_one(tmp_path: Path) -> None:
     assert set(reported.values()) == {1.0}
 
 
-def test_tools_agent_falls_back_to_procot_through_inspect(tmp_path: Path) -> None:
-    script = ScriptedAnswers(load_tiny(), [load_example_run("perfect")], "single")
+def test_tools_agent_calls_its_tools_through_inspect(tmp_path: Path) -> None:
+    """The `tools` agent's function calls go through inspect's model: the calendar tools are offered,
+    a tool result comes back as a tool message, and submit_operations carries the answer."""
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    perfect = load_example_run("perfect")
+    script = ScriptedAnswers(load_tiny(), [perfect], "single")
+    seen: list[tuple[list[str], list[str], str]] = []
+
+    def model(input, tools, tool_choice, config):
+        names = sorted(t.name for t in tools)
+        results = [m for m in input if m.role == "tool"]
+        seen.append((names, [m.function for m in results], results[-1].text if results else ""))
+        if not results:
+            out = ModelOutput.for_tool_call("mockllm", "weekday", {"date": "2026-03-14"}, tool_call_id="w1")
+        else:
+            users = [m for m in input if m.role == "user"]
+            ops = json.loads(script.text(users[0].text))["ops"]
+            out = ModelOutput.for_tool_call("mockllm", "submit_operations",
+                                            {"attendance_check": "the user agreed", "ops": ops}, tool_call_id="s1")
+        out.usage = ModelUsage(input_tokens=100, output_tokens=10, total_tokens=110)
+        return out
+
     logs = inspect_eval(proevent_single(dataset=str(TINY), agent="tools", cases="tiny-02"), model="mockllm/model",
-                        model_args={"custom_outputs": script.mockllm}, log_dir=str(tmp_path), display="none")
-    assert logs[0].status == "success"
+                        model_args={"custom_outputs": model}, log_dir=str(tmp_path), display="none")
+    assert logs[0].status == "success", logs[0].error
     lines = [line for s in logs[0].samples for line in s.store["proevent:lines"]]
-    assert len(lines) == 3 and all(line.get("tools_fallback") for line in lines)
+    assert len(lines) == 3 and not any(line.get("tools_fallback") for line in lines)
+    assert all(line["tool_calls"] == ["weekday", "submit_operations"] for line in lines)
+    assert all(line["attendance_check"] == "the user agreed" for line in lines)
+    assert seen[0][0] == ["add_duration", "find_events", "resolve_date", "submit_operations", "weekday"]
+    second = [x for x in seen if x[1]]
+    assert second and all(fns == ["weekday"] and json.loads(text)["weekday"] == "Saturday" for _, fns, text in second)
     assert _reported(logs[0])["recall"] == 1.0
 
 

@@ -11,6 +11,7 @@ step starts from what the store holds.
 
 from __future__ import annotations
 
+import json
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -20,16 +21,19 @@ from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
     ChatMessageSystem,
+    ChatMessageTool,
     ChatMessageUser,
     ModelOutput,
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolCall as InspectToolCall
+from inspect_ai.tool import ToolInfo, ToolParams
 from inspect_ai.util import LimitExceededError
 
 from proevent.agents import create_agent, get_spec
 from proevent.io import Dataset, load_dataset
-from proevent.llm import Completion, UnsupportedFeature, split_reasoning
+from proevent.llm import Completion, ToolCall, split_reasoning
 from proevent.model import Event, PredictionLine, Timetable, parse_ops
 from proevent.runner.core import answer
 
@@ -44,19 +48,60 @@ def cached_dataset(path: str) -> Dataset:
     return load_dataset(Path(path))
 
 
+def _arguments(text: Any) -> dict[str, Any]:
+    if isinstance(text, dict):
+        return text
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def _to_inspect(messages: list[dict[str, Any]]) -> list[ChatMessage]:
+    """OpenAI-style chat messages (what proevent's agents build) as inspect's messages, tool calls
+    and tool results included."""
     out: list[ChatMessage] = []
+    functions: dict[str, str] = {}
     for m in messages:
         role, content = m.get("role"), str(m.get("content") or "")
         if role == "system":
             out.append(ChatMessageSystem(content=content))
         elif role == "assistant":
-            out.append(ChatMessageAssistant(content=content))
+            calls = [InspectToolCall(id=c["id"], function=c["function"]["name"],
+                                     arguments=_arguments(c["function"].get("arguments")))
+                     for c in m.get("tool_calls") or []]
+            functions.update((c.id, c.function) for c in calls)
+            out.append(ChatMessageAssistant(content=content, tool_calls=calls or None))
         elif role == "user":
             out.append(ChatMessageUser(content=content))
+        elif role == "tool":
+            call_id = m.get("tool_call_id")
+            out.append(ChatMessageTool(content=content, tool_call_id=call_id, function=functions.get(call_id or "")))
         else:
             raise ValueError(f"message role {role!r} is not supported through inspect")
     return out
+
+
+def _tool_infos(tools: list[dict[str, Any]]) -> list[ToolInfo]:
+    """OpenAI function schemas as inspect's tool descriptions."""
+    return [
+        ToolInfo(name=f["name"], description=f.get("description", ""),
+                 parameters=ToolParams.model_validate(f.get("parameters") or {}))
+        for f in (t["function"] for t in tools)
+    ]
+
+
+def _from_inspect(calls: list[InspectToolCall]) -> tuple[list[ToolCall], list[dict[str, Any]]]:
+    """inspect's tool calls as proevent's, and as the assistant message's OpenAI-style ``tool_calls``.
+    A call inspect could not parse keeps its error as unparseable arguments, which the agent reports
+    back to the model."""
+    ours, raw = [], []
+    for c in calls:
+        text = json.dumps(c.arguments, ensure_ascii=False) if c.parse_error is None else c.parse_error
+        ours.append(ToolCall(id=c.id, name=c.function, arguments=text))
+        raw.append({"id": c.id, "type": "function", "function": {"name": c.function, "arguments": text}})
+    return ours, raw
 
 
 def _reasoning(output: ModelOutput) -> str | None:
@@ -86,11 +131,9 @@ class InspectClient:
         json_mode: bool | None = None,
         repeat: int = 0,
     ) -> Completion:
-        if tools:
-            raise UnsupportedFeature("tools", "tool calls are not routed through the inspect solver")
         start = time.perf_counter()
         try:
-            output = await self.model.generate(_to_inspect(messages))
+            output = await self.model.generate(_to_inspect(messages), tools=_tool_infos(tools or []))
         except LimitExceededError as exc:
             self.limit_error = exc
             raise
@@ -100,8 +143,12 @@ class InspectClient:
         extra = _reasoning(output)
         reasoning = f"{extra}\n\n{think}" if extra and think else (extra or think)
         usage = output.usage
+        calls, raw_calls = _from_inspect(list(output.message.tool_calls or []) if output.choices else [])
+        message: dict[str, Any] = {"role": "assistant", "content": raw}
+        if raw_calls:
+            message["tool_calls"] = raw_calls
         return Completion(
-            text=text, raw=raw, reasoning=reasoning, message={"role": "assistant", "content": raw},
+            text=text, raw=raw, reasoning=reasoning, tool_calls=calls, message=message,
             prompt_tokens=usage.input_tokens if usage else 0, completion_tokens=usage.output_tokens if usage else 0,
             cost_usd=None, latency_s=latency, cached=False,
         )
