@@ -33,7 +33,8 @@ def test_cli_run_writes_run_and_never_the_key(scripted_server, tmp_path, monkeyp
                      "--out", str(out), "--cache-path", str(cache), "--price-in", "1", "--price-out", "2")
     assert result.exit_code == 0, result.output
     # 28 questions; step 3 of tiny-01 has no message, so each mode answers it without a request
-    assert "wrote 28 lines" in result.output and "requests 26 (cache hits 0)" in result.output
+    assert "wrote 28 lines (2 for steps without messages, no request)" in result.output
+    assert "requests 26 (cache hits 0)" in result.output
     assert "cost $0.0031" in result.output  # 26 x (100 x $1 + 10 x $2) / 1e6
     assert scripted_server.headers[0]["authorization"] == f"Bearer {SECRET}"  # it was used...
     assert files_containing(out, SECRET) == [] and files_containing(tmp_path, SECRET) == []  # ...never written

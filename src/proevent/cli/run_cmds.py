@@ -122,6 +122,8 @@ def run_cmd(
     tokens = f" tokens {usage['prompt_tokens']:,}+{usage['completion_tokens']:,}" if usage else ""
     requests = f" requests {usage['requests']} (cache hits {usage['cache_hits']})" if usage else ""
     console.print(
-        f"{summary.path}: wrote {summary.written} lines, skipped {summary.skipped} already answered, "
+        f"{summary.path}: wrote {summary.written} lines"
+        f"{f' ({summary.quiet} for steps without messages, no request)' if summary.quiet else ''}, "
+        f"skipped {summary.skipped} already answered, "
         f"{summary.errors} errors.{requests}{tokens}{cost_text}", highlight=False, soft_wrap=True,
     )

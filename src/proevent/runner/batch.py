@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
-from proevent.agents.protocol import Agent
+from proevent.agents.protocol import QUIET, Agent
 from proevent.agents.registry import create_agent, get_spec
 from proevent.io import Dataset
 from proevent.io.run import Key
@@ -29,6 +29,8 @@ class RunSummary:
     written: int = 0
     skipped: int = 0
     errors: int = 0
+    quiet: int = 0
+    """Lines written for steps without new messages, answered without a request."""
     usage: dict[str, Any] = field(default_factory=dict)
 
 
@@ -131,6 +133,7 @@ async def execute(
                 store.write(line)
                 summary.written += 1
                 summary.errors += line.error is not None
+                summary.quiet += getattr(line, "skipped", None) == QUIET
                 bar.add(line, priced=priced)
 
             queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
