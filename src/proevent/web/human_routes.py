@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -88,25 +89,24 @@ async def remove_op(request: Request) -> Response:
     return RedirectResponse("/", status_code=303)
 
 
-@router.post("/human/back")
-async def take_back(request: Request) -> Response:
+async def _on_item(request: Request, action: Callable[[HumanSession, Item], None]) -> Response:
+    """Apply ``action`` to the question the form names; a stale form (another tab, a resubmit) is
+    ignored, and the page shows the current question again."""
     session: HumanSession = get_state(request).human
     _, item = await _form(request)
     if item is not None:
         try:
-            session.take_back(item)
+            action(session, item)
         except StaleQuestion:
             pass
     return RedirectResponse("/", status_code=303)
+
+
+@router.post("/human/back")
+async def take_back(request: Request) -> Response:
+    return await _on_item(request, HumanSession.take_back)
 
 
 @router.post("/human/submit")
 async def submit(request: Request) -> Response:
-    session: HumanSession = get_state(request).human
-    _, item = await _form(request)
-    if item is not None:
-        try:
-            session.submit(item)
-        except StaleQuestion:
-            pass
-    return RedirectResponse("/", status_code=303)
+    return await _on_item(request, HumanSession.submit)
