@@ -114,3 +114,17 @@ def test_kill_9_then_resume_loses_and_duplicates_nothing(scripted_server, tmp_pa
     resumed, reference = (evaluate(ds, load_run(p), ci=False).metrics for p in (out, whole))
     assert resumed["single"] == reference["single"] and resumed["multi"] == reference["multi"]
     assert any(line.ops for line in load_run(whole).lines.values())  # the scripted model did act
+
+
+def test_cli_budget_stops_and_says_how_to_go_on(scripted_server, tmp_path):
+    scripted_server.default = hashed_reply
+    common = ["--agent", "plain", "--model", "m", "--base-url", scripted_server.base_url, "--no-cache",
+              "--price-in", "1", "--price-out", "2", "--concurrency", "1", "--out", str(tmp_path / "r")]
+    # requests cost $0.00012; tiny-01's single steps take 2 ($0.00024, under the budget), then its
+    # multi-step case runs whole (2 more): $0.00048 >= $0.0003, so nothing else starts
+    first = run_cli(*common, "--max-cost", "0.0003")
+    assert first.exit_code == 0 and "wrote 6 lines" in first.output and "requests 4 " in first.output
+    assert "stopped at the budget of $0.0003: run the same command again" in first.output
+    second = run_cli(*common)
+    assert second.exit_code == 0 and "stopped" not in second.output
+    assert len(load_run(tmp_path / "r").lines) == 28

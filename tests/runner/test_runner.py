@@ -179,3 +179,30 @@ def test_prompt_cache_hits_reach_the_lines_and_run_json(scripted_server, tmp_pat
     # per request: 400 x $0.28 + 600 x $0.028 + 10 x $0.42, per million tokens
     assert usage["cost_usd"] == pytest.approx(3 * (400 * 0.28 + 600 * 0.028 + 10 * 0.42) / 1e6, abs=1e-6)
     assert summary.usage == usage
+
+
+def test_a_budget_stops_new_work_and_a_second_call_finishes(scripted_server, tmp_path):
+    """Each request costs 100 x $1 + 10 x $2 per million = $0.00012; with one question in flight
+    at a time, a budget of $0.0005 stops after the 5th request (spent $0.0006 >= $0.0005)."""
+    ds = load_tiny()
+    scripted_server.default = hashed_reply
+    llm = LLMConfig(model="m", base_urls=[scripted_server.base_url], cache=False,
+                    price={"input": 1.0, "output": 2.0})
+    config = RunConfig(agent="plain", mode="single", concurrency=1, llm=llm, max_cost_usd=0.0005)
+    first = asyncio.run(execute(config, ds, tmp_path / "r", progress=False))
+    assert first.budget_reached and first.usage["requests"] == 5
+    assert first.usage["cost_usd"] == pytest.approx(5 * 0.00012)
+    answered = len(load_run(tmp_path / "r").lines)
+    assert 5 <= answered < 14
+    second = asyncio.run(execute(config.model_copy(update={"max_cost_usd": 1.0}), ds, tmp_path / "r",
+                                 progress=False))
+    assert not second.budget_reached and second.skipped == answered
+    assert len(load_run(tmp_path / "r").lines) == 14 and len(scripted_server.requests) == 13
+
+
+def test_a_budget_needs_a_priced_model(scripted_server, tmp_path):
+    llm = LLMConfig(model="unpriced-model", base_urls=[scripted_server.base_url], cache=False)
+    with pytest.raises(ValueError, match="a budget needs a priced model"):
+        asyncio.run(execute(RunConfig(agent="plain", mode="single", llm=llm, max_cost_usd=1.0), load_tiny(),
+                            tmp_path / "r", progress=False))
+    assert not (tmp_path / "r").exists()  # refused before anything is written

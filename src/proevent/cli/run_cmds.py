@@ -77,6 +77,8 @@ def run_cmd(
         "--no-retry-errors", help="On resume, keep errored lines instead of asking again.")] = False,
     force: Annotated[bool, typer.Option(help="Overwrite a run made with another configuration.")] = False,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
+    max_cost: Annotated[float | None, typer.Option(
+        help="Stop taking new questions once this call has spent this many dollars; run again to go on.")] = None,
     estimate: Annotated[bool, typer.Option(
         "--estimate", help="Send nothing: count the requests and prompt tokens the run would take, and their price.")
     ] = False,
@@ -113,7 +115,7 @@ def run_cmd(
     run_config = RunConfig(
         agent=agent, mode=mode, repeats=repeats, limit=limit, cases=case_ids, concurrency=concurrency,  # type: ignore[arg-type]
         context_messages=context, agent_options=_options(option or []), llm=llm,
-        retry_errors=not no_retry_errors,
+        retry_errors=not no_retry_errors, max_cost_usd=max_cost,
     )
     ds = load_dataset(dataset)
     if estimate:
@@ -136,6 +138,9 @@ def run_cmd(
         f"skipped {summary.skipped} already answered, "
         f"{summary.errors} errors.{requests}{tokens}{cost_text}", highlight=False, soft_wrap=True,
     )
+    if summary.budget_reached:
+        console.print(f"stopped at the budget of ${max_cost:g}: run the same command again (with a higher "
+                      "--max-cost) to answer the rest", highlight=False, soft_wrap=True)
 
 
 def _print_estimate(config: Any, dataset: Any) -> None:

@@ -31,6 +31,8 @@ class RunSummary:
     errors: int = 0
     quiet: int = 0
     """Lines written for steps without new messages, answered without a request."""
+    budget_reached: bool = False
+    """The call stopped taking new work at ``max_cost_usd``; what is left is answered on resume."""
     usage: dict[str, Any] = field(default_factory=dict)
 
 
@@ -121,12 +123,20 @@ async def execute(
                "modes": config.modes(), "repeats": config.repeats,
                "context_messages": config.context_messages},
     )
+    priced = client.priced if client is not None else True
+    budget = config.max_cost_usd if client is not None else None
+    if budget is not None and not priced:
+        raise ValueError(f"a budget needs a priced model: {config.llm.model if config.llm else '?'} has no "
+                         "price (--price-in/--price-out)")
     store = RunStore(out, manifest, identity, chash).open(force=force)
     summary = RunSummary(path=Path(out))
     try:
         cases = select_cases(dataset, config)
         items, todo, summary.skipped = plan(cases, config, _answered(store.existing, config.retry_errors))
-        priced = client.priced if client is not None else True
+        def over_budget() -> bool:
+            spent = client.totals.cost_usd if client is not None else None
+            return budget is not None and spent is not None and spent >= budget
+
         with RunProgress(todo, enabled=progress, console=console) as bar:
 
             def emit(line: PredictionLine) -> None:
@@ -142,6 +152,9 @@ async def execute(
 
             async def worker() -> None:
                 while True:
+                    if over_budget():
+                        summary.budget_reached |= not queue.empty()
+                        return
                     try:
                         item = queue.get_nowait()
                     except asyncio.QueueEmpty:

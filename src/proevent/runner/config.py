@@ -36,6 +36,9 @@ class RunConfig(BaseModel):
     llm: LLMConfig | None = None
     retry_errors: bool = True
     """On resume, answer again the questions whose line has an error (the last line counts)."""
+    max_cost_usd: float | None = Field(default=None, gt=0)
+    """Stop taking new work once this call has spent this many dollars (a priced model only); the
+    work in flight finishes, and running again resumes."""
 
     def modes(self) -> list[str]:
         return ["single", "multi"] if self.mode == "both" else [self.mode]
