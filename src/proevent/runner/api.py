@@ -27,6 +27,7 @@ async def run_agent_async(
     cases: list[str] | None = None,
     context_messages: int | None = None,
     agent_options: dict[str, Any] | None = None,
+    max_cost_usd: float | None = None,
     progress: bool = False,
     force: bool = False,
 ) -> RunSummary:
@@ -39,7 +40,7 @@ async def run_agent_async(
         kwargs["context_messages"] = context_messages
     config = RunConfig(
         agent=agent_name, mode=mode, repeats=repeats, concurrency=concurrency, limit=limit, cases=cases,
-        agent_options=agent_options or {}, llm=llm, **kwargs,
+        agent_options=agent_options or {}, llm=llm, max_cost_usd=max_cost_usd, **kwargs,
     )
     return await execute(config, ds, Path(out_dir), progress=progress, force=force)
 
@@ -60,7 +61,7 @@ def run_agent(
         mode: ``"single"``, ``"multi"`` or ``"both"``.
         **kwargs: see :func:`run_agent_async` (``model=``, ``base_url=``, ``llm=``, ``repeats=``,
             ``concurrency=``, ``limit=``, ``cases=``, ``context_messages=``, ``agent_options=``,
-            ``progress=``, ``force=``).
+            ``max_cost_usd=``, ``progress=``, ``force=``).
 
     Returns:
         A :class:`~proevent.runner.RunSummary` (lines written, skipped, errors, usage).
