@@ -128,3 +128,13 @@ def test_cli_budget_stops_and_says_how_to_go_on(scripted_server, tmp_path):
     second = run_cli(*common)
     assert second.exit_code == 0 and "stopped" not in second.output
     assert len(load_run(tmp_path / "r").lines) == 28
+
+
+def test_cli_summary_counts_the_servers_prompt_cache(scripted_server, tmp_path):
+    from support.scripted_server import Reply
+
+    scripted_server.default = lambda req: Reply(content='{"ops": []}', usage=(100, 10),
+                                                 usage_extra={"prompt_tokens_details": {"cached_tokens": 60}})
+    result = run_cli("--agent", "plain", "--model", "m", "--base-url", scripted_server.base_url, "--no-cache",
+                     "--mode", "single", "--cases", "tiny-02", "--out", str(tmp_path / "r"))
+    assert result.exit_code == 0 and "tokens 300+30 (180 prompt tokens from the server's prompt cache)" in result.output

@@ -131,6 +131,8 @@ def run_cmd(
     cost = usage.get("cost_usd", None) if usage else None
     cost_text = "" if not usage else (" cost unknown" if cost is None else f" cost ${cost:.4f}")
     tokens = f" tokens {usage['prompt_tokens']:,}+{usage['completion_tokens']:,}" if usage else ""
+    if usage and usage.get("cached_prompt_tokens"):
+        tokens += f" ({usage['cached_prompt_tokens']:,} prompt tokens from the server's prompt cache)"
     requests = f" requests {usage['requests']} (cache hits {usage['cache_hits']})" if usage else ""
     console.print(
         f"{summary.path}: wrote {summary.written} lines"
