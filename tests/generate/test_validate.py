@@ -71,6 +71,16 @@ def test_windows_and_message_times_are_checked(small_cases):
     assert {"window", "message_order", "unknown_chat"} <= codes
 
 
+def test_gold_operations_at_a_step_without_messages_are_rejected(small_cases):
+    case = next(c for c in small_cases if any(s.gold_ops for s in c.steps))
+    assert all(s.gold_ops == [] for c in small_cases for s in c.steps if not s.messages)  # what agents rely on
+    data = case.model_dump(mode="json")
+    step = next(s for s in data["steps"] if s["gold_ops"])
+    step["messages"] = []
+    issues = [x for x in validate_case(Case.model_validate(data)) if x.code == "change_without_message"]
+    assert len(issues) == 1 and issues[0].step == step["t"] and issues[0].field.endswith("gold_ops")
+
+
 def test_description_update_is_a_warning(small_cases):
     case = next(c for c in small_cases if len(c.steps) > 1 and c.steps[0].gold_timetable)
     data = case.model_dump(mode="json")

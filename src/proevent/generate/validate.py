@@ -140,6 +140,9 @@ def _structure(case: Case) -> list[Issue]:
         elif span != length:
             err("window", t, f"steps[{i}].end", f"window length {span} differs from {length}")
         prev_end = step.end
+        if not step.messages and step.gold_ops:
+            # the timetable changes only through what the chats settle; agents skip such steps
+            err("change_without_message", t, f"steps[{i}].gold_ops", "a step without messages has gold operations")
         last = None
         for j, msg in enumerate(step.messages):
             fld = f"steps[{i}].messages[{j}]"
