@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -111,6 +112,25 @@ def test_locate_dataset_next_to_the_run_or_by_recorded_path(tmp_path):
     (far / "run.json").write_text(json.dumps(manifest))
     [scored] = load_scored_runs([far], n_boot=0)
     assert scored.dataset.path == tmp_path / "exp" / "dataset"
+
+
+def test_a_run_records_where_its_dataset_lies_and_report_finds_it(tmp_path, monkeypatch):
+    """The layout of the README (data/NAME beside runs/NAME) is deeper than the search next to
+    the run reaches: run.json's dataset.path, relative to the run folder, finds it."""
+    from proevent.runner import run_agent
+
+    shutil.copytree(TINY, tmp_path / "data" / "tiny")
+    monkeypatch.chdir(tmp_path)
+    run_agent("data/tiny", "oracle", "runs/oracle", mode="single")
+    manifest = json.loads((tmp_path / "runs" / "oracle" / "run.json").read_text())
+    assert manifest["dataset"]["path"] == "../../data/tiny"
+    [scored] = load_scored_runs([Path("runs/oracle")], n_boot=0)
+    assert scored.dataset.path.resolve() == (tmp_path / "data" / "tiny").resolve()
+    assert scored.result.metrics["single"]["recall"] == 1.0
+    moved = tmp_path / "moved" / "runs"
+    shutil.move(str(tmp_path / "runs"), str(moved))  # the run alone moves: the path breaks, no guess is made
+    with pytest.raises(Exception, match="cannot find its dataset"):
+        load_scored_runs([moved / "oracle"], n_boot=0)
 
 
 def test_unique_labels(tmp_path):

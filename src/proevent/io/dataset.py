@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -11,7 +12,7 @@ from typing import Any
 
 from proevent.io.errors import FormatError
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
-from proevent.model import Case, DatasetCounts, DatasetManifest
+from proevent.model import Case, DatasetCounts, DatasetManifest, DatasetRef
 
 CASES_FILE = "cases.jsonl"
 MANIFEST_FILE = "dataset.json"
@@ -54,6 +55,19 @@ class Dataset:
         if unknown:
             raise KeyError(f"no case {sorted(unknown)[0]!r} in dataset {self.manifest.name!r}")
         return Dataset(manifest=self.manifest, cases=[c for c in self.cases if c.case_id in wanted], path=self.path)
+
+    def ref(self, run_folder: Path) -> DatasetRef:
+        """``run.json``'s ``dataset``: name, version, checksum and, for a dataset loaded from a folder,
+        its ``path`` relative to ``run_folder`` (absolute where no relative path exists), so that
+        ``report``, ``compare`` and ``serve`` find it without ``--dataset``."""
+        ref = DatasetRef(name=self.manifest.name, version=self.manifest.version, sha256=self.sha256)
+        if self.path is not None:
+            target = Path(self.path).resolve()
+            try:
+                ref.path = os.path.relpath(target, Path(run_folder).resolve())  # type: ignore[attr-defined]
+            except ValueError:  # another drive
+                ref.path = str(target)  # type: ignore[attr-defined]
+        return ref
 
     def questions(self) -> Iterator[tuple[Case, int]]:
         """Every single-step question: ``(case, t)``."""

@@ -94,6 +94,10 @@ class DatasetRef(BaseModel):
     version: str
     sha256: str
 
+    def key(self) -> tuple[str, str, str]:
+        """What makes two references the same data (an extra ``path`` only says where it lies)."""
+        return (self.name, self.version, self.sha256)
+
 
 class PromptRecord(BaseModel):
     model_config = ConfigDict(extra="allow")

@@ -72,8 +72,7 @@ class ScoredRun:
 
 
 def dataset_key(manifest: RunManifest) -> tuple[str, str, str]:
-    ref = manifest.dataset
-    return (ref.name, ref.version, ref.sha256)
+    return manifest.dataset.key()
 
 
 def check_same_dataset(runs: Sequence[Run], *, allow_mixed: bool = False) -> None:

@@ -83,9 +83,7 @@ def make_manifest(
     description: dict[str, Any],
     model: str | None,
     parameters: dict[str, Any],
-    dataset_name: str,
-    dataset_version: str,
-    dataset_sha256: str,
+    dataset: DatasetRef,
     extra: dict[str, Any],
 ) -> RunManifest:
     """``run.json`` per the data format, with our extra fields (strategy, config hash, prompt...)."""
@@ -98,7 +96,7 @@ def make_manifest(
         model=model,
         parameters=parameters,
         prompt=record,
-        dataset=DatasetRef(name=dataset_name, version=dataset_version, sha256=dataset_sha256),
+        dataset=dataset,
         strategy=description.get("strategy", agent),
         **extra,
     )

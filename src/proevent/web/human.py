@@ -41,7 +41,6 @@ from proevent.io import (
 from proevent.io.jsonl import iter_jsonl
 from proevent.model import (
     Case,
-    DatasetRef,
     Event,
     InvalidOp,
     Message,
@@ -149,6 +148,8 @@ class HumanSession:
             run = load_run(folder)
             for key in ("agent", "parameters", "dataset"):
                 have, want = getattr(run.manifest, key), getattr(expected, key)
+                if key == "dataset":  # the same data, wherever it lies now
+                    have, want = have.key(), want.key()
                 if have != want:
                     raise ValueError(
                         f"{folder}: cannot resume: run.json has {key} {_show(have)}, "
@@ -173,7 +174,6 @@ class HumanSession:
         return session
 
     def _manifest(self) -> RunManifest:
-        m = self.dataset.manifest
         return RunManifest(
             created=datetime.now().strftime("%Y-%m-%dT%H:%M"),
             proevent_version=__version__,
@@ -181,7 +181,7 @@ class HumanSession:
             model=None,
             parameters={"mode": self.mode, "sample": self.config.sample, "seed": self.config.seed,
                         "context": self.config.context},
-            dataset=DatasetRef(name=m.name, version=m.version, sha256=self.dataset.sha256),
+            dataset=self.dataset.ref(self.folder),
         )
 
     def _load_drafts(self) -> None:
