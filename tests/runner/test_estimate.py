@@ -20,7 +20,8 @@ from proevent.runner.estimate import estimate_run, token_counter
 def test_estimate_counts_every_prompt_the_run_would_send():
     ds = load_tiny()
     llm = LLMConfig(model="m", base_urls=["http://127.0.0.1:9/v1"], price=Price(input=2.0, output=8.0))
-    est = asyncio.run(estimate_run(RunConfig(agent="plain", mode="single", llm=llm), ds, count=len))
+    config = RunConfig(agent="plain", mode="single", llm=llm, max_cost_usd=1e-9)  # a budget does not cut it short
+    est = asyncio.run(estimate_run(config, ds, count=len))
     expected = 0  # computed apart from the runner: one request per step that has messages
     for case in ds.cases:
         for step in case.steps:

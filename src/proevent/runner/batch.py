@@ -132,6 +132,7 @@ async def execute(
     try:
         cases = select_cases(dataset, config)
         items, todo, summary.skipped = plan(cases, config, _answered(store.existing, config.retry_errors))
+
         def over_budget() -> bool:
             spent = client.totals.cost_usd if client is not None else None
             return budget is not None and spent is not None and spent >= budget

@@ -3,8 +3,8 @@ counts each request's prompt tokens and answers "no operation" without sending a
 
 The figures are a floor: repair requests and further tool rounds are not foreseen, answers are not
 counted (their length is the model's), the response cache is ignored, and in multi-step mode the
-agent's own timetable stays the initial one (every answer is empty), which is about as long as
-the timetable the model would build.
+agent's own timetable stays the initial one (every answer is empty), a little shorter than the
+one the model would build.
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ async def estimate_run(config: RunConfig, dataset: Dataset, *,
         count, tokenizer = token_counter()
     client = CountingClient(config.llm, count)
     with tempfile.TemporaryDirectory(prefix="proevent-estimate-") as tmp:
-        summary = await execute(config, dataset, Path(tmp) / "run", client=client, progress=False)  # type: ignore[arg-type]
+        unbounded = config.model_copy(update={"max_cost_usd": None})  # an estimate prices the whole run
+        summary = await execute(unbounded, dataset, Path(tmp) / "run", client=client, progress=False)  # type: ignore[arg-type]
     prompt_cost = client.totals.cost_usd if client.priced else None
     # every answer is valid, so each question asked takes exactly one request
     return RunEstimate(questions=summary.written, requests=client.totals.requests,
