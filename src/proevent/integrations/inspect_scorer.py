@@ -40,7 +40,7 @@ from proevent.evaluate import comparator_for, evaluate, line_ops, replay_case, s
 from proevent.evaluate.aggregate import MULTI_RATIOS, SINGLE_RATIOS, mean_sd
 from proevent.integrations.inspect_solver import LINES_KEY, cached_dataset
 from proevent.io import Dataset, Run
-from proevent.model import OP_TYPES, DatasetRef, PredictionLine, RunManifest
+from proevent.model import OP_TYPES, PredictionLine, RunManifest
 
 _last: tuple[str, dict[str, Any]] | None = None
 REDUCED_KEY = "proevent_epochs"
@@ -162,11 +162,9 @@ def _proevent_metrics(scores: list[SampleScore]) -> dict[str, Any] | None:
     by_repeat = _lines_by_repeat(metas)
     if _complete_cases(metas, full):
         wanted = list(dict.fromkeys(m["case_id"] for m in metas))
-        ds = Dataset(manifest=full.manifest, cases=[full.case(c) for c in wanted], path=full.path)
+        ds = full.subset(wanted)
         lines = {k: v for per in by_repeat.values() for k, v in per.items()}
-        manifest = RunManifest(created="", proevent_version="", agent="inspect",
-                               dataset=DatasetRef(name=full.manifest.name, version=full.manifest.version,
-                                                  sha256=full.sha256))
+        manifest = RunManifest(created="", proevent_version="", agent="inspect", dataset=full.ref())
         metrics = evaluate(ds, Run(manifest=manifest, lines=lines), judge=judge, ci=False, breakdowns=False).metrics
         values = {"single": metrics.get("single") or {}, "multi": metrics.get("multi") or {}}
     else:

@@ -56,12 +56,12 @@ class Dataset:
             raise KeyError(f"no case {sorted(unknown)[0]!r} in dataset {self.manifest.name!r}")
         return Dataset(manifest=self.manifest, cases=[c for c in self.cases if c.case_id in wanted], path=self.path)
 
-    def ref(self, run_folder: Path) -> DatasetRef:
-        """``run.json``'s ``dataset``: name, version, checksum and, for a dataset loaded from a folder,
-        its ``path`` relative to ``run_folder`` (absolute where no relative path exists), so that
-        ``report``, ``compare`` and ``serve`` find it without ``--dataset``."""
+    def ref(self, run_folder: Path | None = None) -> DatasetRef:
+        """A reference to this dataset: name, version, checksum and, given the ``run_folder`` of a
+        dataset loaded from a folder, its ``path`` relative to the run (absolute where no relative
+        path exists), so that ``report``, ``compare`` and ``serve`` find it without ``--dataset``."""
         ref = DatasetRef(name=self.manifest.name, version=self.manifest.version, sha256=self.sha256)
-        if self.path is not None:
+        if self.path is not None and run_folder is not None:
             target = Path(self.path).resolve()
             try:
                 ref.path = os.path.relpath(target, Path(run_folder).resolve())  # type: ignore[attr-defined]

@@ -118,12 +118,11 @@ class ReviewStore:
         known = {r["id"] for r in self.reasons}
         if reason and reason not in known:
             raise ValueError(f"unknown reason {reason!r}")
-        m = self.dataset.manifest
         ann = Annotation(
             case_id=case_id, annotator=self.annotator, verdict=verdict,  # type: ignore[arg-type]
             reason=reason or None, note=note.strip(),
             created=datetime.now().strftime("%Y-%m-%dT%H:%M"),
-            dataset=DatasetRef(name=m.name, version=m.version, sha256=self.dataset.sha256),
+            dataset=self.dataset.ref(),
         )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
