@@ -125,6 +125,8 @@ def test_cli_budget_stops_and_says_how_to_go_on(scripted_server, tmp_path):
     first = run_cli(*common, "--max-cost", "0.0003")
     assert first.exit_code == 0 and "wrote 6 lines" in first.output and "requests 4 " in first.output
     assert "stopped at the budget of $0.0003: run the same command again" in first.output
+    refused = run_cli(*common, "--max-cost", "0")
+    assert refused.exit_code == 1 and "--max-cost must be above 0 dollars, not 0" in refused.output
     second = run_cli(*common)
     assert second.exit_code == 0 and "stopped" not in second.output
     assert len(load_run(tmp_path / "r").lines) == 28

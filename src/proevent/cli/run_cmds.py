@@ -93,6 +93,8 @@ def run_cmd(
 
     if mode not in ("single", "multi", "both"):
         raise fail(f"--mode must be single, multi or both, not {mode!r}")
+    if max_cost is not None and max_cost <= 0:
+        raise fail(f"--max-cost must be above 0 dollars, not {max_cost:g}")
     spec = get_spec(agent)
     llm = None
     wants_model = spec.needs_llm or model is not None or profile is not None
