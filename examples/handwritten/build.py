@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -356,7 +356,7 @@ def _compile(draft: _Draft, subcategories: dict[str, list[str]], problems: list[
         if start is not None and m.time < start:
             error(msg.line, f"message: {m.time} is before the case start {start}")
         if last is not None and m.time < last:
-            error(msg.line, f"message: {m.time} is before the previous message ({last}): messages must be in time order")
+            error(msg.line, f"message: {m.time} is before the previous message ({last}): not in time order")
             ordered = False
         last = m.time
         for op in msg.ops:
