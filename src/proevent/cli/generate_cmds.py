@@ -125,13 +125,24 @@ def stats(
     dataset: Path = typer.Argument(..., help="Dataset folder."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the statistics as JSON ('-' for stdout)."),
     plots: Path | None = typer.Option(None, "--plots", help="Write PNG plots into this folder."),
+    against: Path | None = typer.Option(
+        None, "--against", help="Reference dataset: print the realism report of DATASET against it instead."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the realism report's classifier samples and folds."),
 ) -> None:
-    """Statistics of a dataset: counts, operations, categories, turns, chats, noise, patterns, variety."""
+    """Statistics of a dataset: counts, operations, categories, turns, chats, noise, patterns, variety.
+
+    With --against REFERENCE: the realism report, DATASET and REFERENCE side by side (docs/generator.md)."""
     from rich.table import Table
 
     from proevent.generate.stats import compute_stats, write_plots
     from proevent.io import load_dataset
 
+    if against is not None:
+        if plots is not None:
+            raise fail("--plots does not go with --against")
+        _realism(load_dataset(dataset), load_dataset(against), json_out, seed)
+        return
     st = compute_stats(load_dataset(dataset))
     if json_out is not None:
         text = json.dumps(st, indent=2, ensure_ascii=False)
@@ -152,3 +163,26 @@ def stats(
             console.print(f"wrote {path}", highlight=False)
     if not st["cases"]:
         raise fail("the dataset has no cases")
+
+
+def _realism(dataset: Any, reference: Any, json_out: Path | None, seed: int) -> None:
+    """``stats --against``: the realism report as a table, and as JSON with ``--json``."""
+    from rich.table import Table
+
+    from proevent.generate.realism import realism_report, report_rows
+
+    with err_console.status("computing the realism report"):
+        report = realism_report(dataset, reference, seed=seed)
+    if json_out is not None:
+        text = json.dumps(report.to_json(), indent=2, ensure_ascii=False)
+        if str(json_out) == "-":
+            console.print_json(text)
+            return
+        json_out.write_text(text + "\n", encoding="utf-8")
+    table = Table(title="realism report", show_header=True)
+    table.add_column("figure")
+    table.add_column(f"{dataset.path or report.dataset.name}", overflow="fold")
+    table.add_column(f"{reference.path or report.reference.name}", overflow="fold")
+    for row in report_rows(report):
+        table.add_row(*row)
+    console.print(table)
