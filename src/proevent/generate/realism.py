@@ -66,6 +66,7 @@ class SideFigures(BaseModel):
     """Messages among which the repeated-phrase figures are counted (all, or :data:`PHRASE_SAMPLE`)."""
     repeated_phrase_messages: int
     repeated_phrase_share: float | None
+    repeated_phrase_messages_all: int
     repeated_phrase_share_all: float | None
     """The same share counted over every message of the dataset."""
     top_phrases: list[tuple[str, int]]
@@ -159,6 +160,7 @@ def side_figures(cases: Sequence[Case], name: str = "dataset", *, seed: int = 0)
         phrase_sample=len(sample),
         repeated_phrase_messages=sum(repeats),
         repeated_phrase_share=_share(sum(repeats), len(sample)),
+        repeated_phrase_messages_all=sum(repeats_all),
         repeated_phrase_share_all=_share(sum(repeats_all), len(texts)),
         top_phrases=sorted(wide.items(), key=lambda kv: (-kv[1], kv[0]))[:5],
         emoji_messages=sum(map(has_emoji, texts)),
@@ -241,6 +243,7 @@ def report_rows(report: RealismReport) -> list[tuple[str, str, str]]:
         (f"messages of <= {SHORT_WORDS} words", "short_share", "short_messages", None),
         (f"repeating a phrase of {PHRASE_OTHERS}+ others", "repeated_phrase_share", "repeated_phrase_messages",
          "phrase_sample"),
+        ("  the same, all messages", "repeated_phrase_share_all", "repeated_phrase_messages_all", "messages"),
         ("messages with an emoji", "emoji_share", "emoji_messages", None),
         ("bare-number clock times", "bare_hour_share", "bare_hour_messages", None),
         ("steps without messages", "quiet_step_share", "quiet_steps", "steps"),
@@ -248,8 +251,6 @@ def report_rows(report: RealismReport) -> list[tuple[str, str, str]]:
     ):
         rows.append((label, *(_pct(getattr(s, share), getattr(s, part), getattr(s, whole) if whole else None)
                               for s in (a, b))))
-    rows.append(("  the same, all messages", *(_pct(s.repeated_phrase_share_all, round(
-        (s.repeated_phrase_share_all or 0) * s.messages), s.messages) for s in (a, b))))
     rows.append(("most repeated phrases",
                  *("; ".join(f"{p} ({k:,})" for p, k in s.top_phrases[:3]) or "none" for s in (a, b))))
     if a.phenomena is None and b.phenomena is None:
