@@ -15,7 +15,16 @@ from typing import Any
 from proevent.generate.config import GeneratorConfig
 from proevent.generate.contacts import Profile, contact_pool, names
 from proevent.generate.noise import noise_chat, noise_events
+from proevent.generate.phenomena import case_phenomena
 from proevent.generate.realize.template import ChatContext
+from proevent.generate.scenario import (
+    relay_turn,
+    second_event,
+    similar_event,
+    solo_report,
+    usual_spot_events,
+    volunteer_chat,
+)
 from proevent.generate.skeleton import Line, add_message_noise, chat_skeleton
 from proevent.generate.trajectory import EventState, RefEvent, Trajectory, _weighted, build_trajectory
 from proevent.model import Case, Chat, Event, Message, Step, Timetable, diff_timetables
@@ -52,6 +61,10 @@ class CasePlan:
     chats: list[PlannedChat]
     trajectory: Trajectory
     meta: dict[str, Any] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+    """Event key -> id of the initial event it is (events already in the timetable)."""
+    tags: set[str] = field(default_factory=set)
+    """Phenomena the plan holds by construction (the rest are read from lines and texts)."""
 
 
 def case_rng(seed: int, index: int, attempt: int) -> random.Random:
@@ -67,6 +80,8 @@ def profile_order(seed: int) -> list[Profile]:
 
 
 _WAKE, _SLEEP = 8 * 60, 22 * 60
+EVENT_CHATS = ("target", "relay", "volunteer", "report")
+"""Chat kinds whose lines settle events of the user (noise chats never do)."""
 
 
 def _session_times(rng: random.Random, lines: list[Line], day0: date, horizon: int,
@@ -114,25 +129,63 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
     user = rng.choice([u for u in names().users if u not in contact_names])
     span = (config.last_day - config.first_day).days
     day0 = config.first_day + timedelta(days=rng.randint(0, span))
-    taken = {user, profile.name, *profile.attendees}
-    traj = build_trajectory(rng, config, profile, user, day0, taken=taken)
+    taken = {user, profile.name}
+    sc = config.scenario
+    tags: set[str] = set()
+    traj = build_trajectory(rng, config, profile, user, day0, taken=taken, preexisting=rng.random() < sc.preexisting)
     lines = chat_skeleton(traj, rng, config)
+    refs: list[RefEvent] = list(traj.refs)
+    own: list[tuple[str, Trajectory]] = [("target", traj)]
+    if rng.random() < sc.second_event:
+        traj2, lines2 = second_event(rng, config, traj, len(refs), taken, preexisting=rng.random() < sc.preexisting)
+        lines += lines2
+        refs += traj2.refs
+        own.append(("second", traj2))
+    existing: list[tuple[str, EventState]] = [(k, t.initial_state) for k, t in own if t.initial_state is not None]
+    if existing and rng.random() < sc.similar:
+        refs.append(similar_event(rng, existing[0][1], traj))
+        tags.add("similar_events")
+    if not traj.preexisting and rng.random() < sc.usual_spot:
+        extra = usual_spot_events(rng, traj, lines)
+        if extra:
+            refs += extra
+            tags.add("usual_spot")
     noise = config.noise
     message_noise = rng.random() < noise.message
     if message_noise:
         message_noise = add_message_noise(lines, traj.members[:2], rng, noise.message_rate) > 0
+    if rng.random() < sc.lateness:
+        late_by = rng.choice(traj.members[1:])
+        lines.append(Line(late_by, "late", new_session=True))
+        lines.append(Line(user, "react"))
     n_chats = 1
     if config.max_concurrent > 1 and rng.random() < noise.chat and any(w > 0 for w in noise.content.values()):
         ks = list(range(2, config.max_concurrent + 1))
         n_chats = rng.choices(ks, weights=[config.concurrent_decay**i for i in range(len(ks))])[0]
     user_voice = "formal" if profile.voice == "formal" else rng.choice(("casual", "casual", "emoji", "terse", "formal"))
-    refs: list[RefEvent] = list(traj.refs)
-    ref_offset = 0
     target_voices = _voices(rng, traj.members, {user: user_voice, profile.name: profile.voice})
     planned: list[tuple[str, str, str, list[str], list[Line], dict[str, str], int, str | None, list[str]]] = []
+    relayed = relay_turn(rng, traj, lines, taken) if (
+        profile.group is None and rng.random() < sc.relay) else None
     planned.append(("target", profile.group.name if profile.group else profile.name,
-                    "group" if profile.group else "direct", traj.members, lines, target_voices, ref_offset,
+                    "group" if profile.group else "direct", traj.members, lines, target_voices, 0,
                     profile.category, list(profile.acts)))
+    if relayed is not None:
+        relay_person, relay_lines = relayed
+        planned.append(("relay", relay_person, "direct", [user, relay_person], relay_lines,
+                        _voices(rng, [user, relay_person], {user: user_voice}), 0, profile.category,
+                        list(profile.acts)))
+        n_chats = max(1, n_chats - 1)
+    if rng.random() < sc.volunteer:
+        gname, gmembers, glines = volunteer_chat(rng, traj, taken)
+        planned.append(("volunteer", gname, "group", gmembers, glines, _voices(rng, gmembers, {user: user_voice}),
+                        0, None, []))
+        n_chats = max(1, n_chats - 1)
+    if rng.random() < sc.solo:
+        friend, flines = solo_report(rng, traj, taken)
+        planned.append(("report", friend, "direct", [user, friend], flines,
+                        _voices(rng, [user, friend], {user: user_voice}), 0, None, []))
+        n_chats = max(1, n_chats - 1)
     used = {profile.id}
     contents: list[str] = []
     for _ in range(n_chats - 1):
@@ -147,11 +200,13 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
                         _voices(rng, nc.members, {user: user_voice, **nc.voices}), offset, nc.category, list(nc.acts)))
     extra_events = noise_events(rng, config, user, day0, profile.id, traj.horizon_days) if (
         rng.random() < noise.event) else []
-    initial_states = sorted([r.state for r in refs] + [r.state for r in extra_events],
-                            key=lambda s: (s.start or "", s.description))
+    initial_states = [(None, r.state) for r in refs] + [(None, r.state) for r in extra_events] + [
+        (key, st) for key, st in existing]
+    initial_states.sort(key=lambda ks: (ks[1].start or "", ks[1].description, ks[0] or ""))
     initial = [Event(id=f"e{i}", start=s.start, end=s.end, location=s.location,
                      participants=list(s.participants), description=s.description)
-               for i, s in enumerate(initial_states, start=1)]
+               for i, (_, s) in enumerate(initial_states, start=1)]
+    keys = {key: f"e{i}" for i, (key, _) in enumerate(initial_states, start=1) if key is not None}
     order = list(range(len(planned)))
     rng.shuffle(order)
     chats: list[PlannedChat] = []
@@ -165,28 +220,79 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
                 ln.slots["ref"] = int(ln.slots["ref"]) + offset  # type: ignore[arg-type]
         times = _session_times(rng, clines, day0, traj.horizon_days, first_on_day0=kind == "target")
         ctx = ChatContext(user=user, voices=voices, nicknames=_nicknames(members), refs=refs, style=config.style,
-                          category=category, acts=acts)
+                          category=category, acts=acts, hours=tuple(profile.hours) if kind in (
+                              "target", "relay") else None)
         chats.append(PlannedChat(Chat(chat_id=f"c{cid}", name=name, type=ctype, members=list(members)),
                                  kind, clines, times, ctx))
-    first = min(t for c in chats for t in c.times)
-    window = timedelta(minutes=config.window_minutes)
-    start = datetime(first.year, first.month, first.day)
-    while start + window <= first:
-        start += window
+    if relayed is not None:
+        _relay_after_target(chats)
+    window, start = choose_window(rng, config, [t for c in chats for t in c.times])
     meta = {
         "category": profile.category,
         "subcategory": profile.subcategory,
-        "negotiation_turns": traj.negotiation_turns,
+        "negotiation_turns": sum(t.negotiation_turns for _, t in own),
         "concurrent_chats": len(chats),
-        "noise": {"message": message_noise, "chat": len(chats) > 1, "event": bool(extra_events)},
+        "noise": {"message": message_noise, "chat": any(c.kind not in EVENT_CHATS for c in chats),
+                  "event": bool(extra_events)},
         "noise_content": sorted(set(contents) | ({"off_topic"} if message_noise else set())),
-        "scheduling_pattern": traj.pattern,
-        "atomic_ops": traj.atomic_ops,
+        "scheduling_pattern": "|".join(t.pattern for _, t in own),
+        "atomic_ops": list(dict.fromkeys(op for _, t in own for op in t.atomic_ops)),
         "realizer": "template",
         "seed": config.seed,
     }
     return CasePlan(f"pe-{index + 1:05d}", user, rng.choice(names().timezones), start, window, initial, chats,
-                    traj, meta)
+                    traj, meta, keys=keys, tags=tags)
+
+
+def _relay_after_target(chats: list[PlannedChat]) -> None:
+    """Relayed news comes after what the target chat said before it: shift the relay chat's clock."""
+    target = next(c for c in chats if c.kind == "target")
+    relay = next(c for c in chats if c.kind == "relay")
+    before = [t for ln, t in zip(target.lines, target.times) if ln.turn is not None and ln.turn < (
+        relay.lines[0].turn or 0) and ln.event == "target"]
+    if before and relay.times[0] <= max(before):
+        shift = max(before) - relay.times[0] + timedelta(minutes=40)
+        relay.times = [t + shift for t in relay.times]
+    after = [t for ln, t in zip(target.lines, target.times) if ln.turn is not None and ln.turn > (
+        relay.lines[0].turn or 0) and ln.event == "target"]
+    if after and relay.times[-1] >= min(after):
+        raise CaseRejected("relay out of order")
+
+
+def choose_window(rng: random.Random, config: GeneratorConfig, times: list[datetime]) -> tuple[timedelta, datetime]:
+    """The case's window length and the start of its first window.
+
+    With ``window_minutes`` set, every case takes it. Otherwise a case takes, among ``windows``, one
+    that leaves at most ``max_quiet`` of its steps without any message (drawn among those, shorter
+    ones preferred), or the quietest-free one when none does: a phone is looked at when something
+    arrives, and a benchmark whose steps are mostly empty measures silence, not tracking.
+    """
+    first, last = min(times), max(times)
+
+    def cut(minutes: int) -> tuple[datetime, int, int]:
+        window = timedelta(minutes=minutes)
+        start = datetime(first.year, first.month, first.day)
+        while start + window <= first:
+            start += window
+        n = int((last - start) // window) + 1
+        busy = {int((t - start) // window) for t in times}
+        return start, n, n - len(busy)
+
+    if config.window_minutes is not None:
+        start, _, _ = cut(config.window_minutes)
+        return timedelta(minutes=config.window_minutes), start
+    options = []
+    for minutes in sorted(config.windows):
+        start, n, quiet = cut(minutes)
+        options.append((minutes, start, n, quiet))
+    fitting = [o for o in options if o[3] <= config.max_quiet * o[2] and o[2] >= 2] or [
+        o for o in options if o[3] <= config.max_quiet * o[2]]
+    if fitting:
+        weights = [1.0 / (1 + i) for i in range(len(fitting))]
+        minutes, start, _, _ = rng.choices(fitting, weights=weights)[0]
+    else:
+        minutes, start, _, _ = min(options, key=lambda o: (o[3] / o[2], -o[2]))
+    return timedelta(minutes=minutes), start
 
 
 def _as_event(eid: str, s: EventState) -> Event:
@@ -195,39 +301,55 @@ def _as_event(eid: str, s: EventState) -> Event:
 
 
 def finish_case(plan: CasePlan) -> Case:
-    """Merge the realised chats, cut the windows and derive the gold of every step."""
+    """Merge the realised chats, cut the windows and derive the gold of every step.
+
+    Every event a chat settles has a key; its true state is the state of the latest line with an
+    effect on that key sent before the window's end (events already in the initial timetable start
+    from their initial state). The gold of a step is the diff of the true timetables at the two ends.
+    """
     messages: list[tuple[datetime, int, int, Message]] = []
-    effects: list[tuple[datetime, EventState | None]] = []
+    effects: list[tuple[datetime, str, EventState | None]] = []
     for ci, pc in enumerate(plan.chats):
         if pc.texts is None or len(pc.texts) != len(pc.lines):
             raise ValueError(f"chat {pc.chat.chat_id} is not realised")
         for li, (ln, at, text) in enumerate(zip(pc.lines, pc.times, pc.texts)):
-            messages.append((at, ci, li, Message(chat_id=pc.chat.chat_id, time=format_time(at),
-                                                 sender=ln.speaker, text=text)))
-            if pc.kind == "target" and ln.effect:
-                effects.append((at, ln.state))
+            for k, part in enumerate(text.split("\n")):
+                messages.append((at, ci, li * 8 + k, Message(chat_id=pc.chat.chat_id, time=format_time(at),
+                                                             sender=ln.speaker, text=part)))
+            if ln.effect and pc.kind in EVENT_CHATS:
+                effects.append((at, ln.event, ln.state))
     messages.sort(key=lambda m: (m[0], m[1], m[2]))
     # the intent of every message, in the case's message order (stats: table 3 of the paper)
-    plan.meta["message_intents"] = [plan.chats[ci].lines[li].intent for _, ci, li, _ in messages]
+    plan.meta["message_intents"] = [plan.chats[ci].lines[li // 8].intent for _, ci, li, _ in messages]
+    effects.sort(key=lambda e: e[0])
     last = messages[-1][0]
     timetable = Timetable(plan.initial)
-    target_id: str | None = None
+    ids: dict[str, str] = dict(plan.keys)
+    order = list(dict.fromkeys([*plan.keys, *(key for _, key, _ in effects)]))
     steps: list[Step] = []
     ws = plan.start
     t = 0
     while ws <= last:
         we = ws + plan.window
         t += 1
-        state: EventState | None = None
-        seen = False
-        for at, st in effects:
+        states: dict[str, EventState | None] = {}
+        for at, key, st in effects:
             if at < we:
-                state, seen = st, True
-        after = [ev for ev in timetable if ev.id != target_id]
-        if seen and state is not None:
-            if target_id is None:
-                target_id = timetable.next_id()
-            after.append(_as_event(target_id, state))
+                states[key] = st
+        managed = {ids[k] for k in states if k in ids}
+        after = [ev for ev in timetable if ev.id not in managed]
+        next_n = timetable.max_id
+        present = {ev.id for ev in timetable}
+        for key in order:
+            st = states.get(key)
+            if st is None:
+                continue
+            eid = ids.get(key)
+            if eid is None or eid not in present:  # new, or settled again after it was called off
+                next_n += 1
+                eid = f"e{next_n}"
+                ids[key] = eid
+            after.append(_as_event(eid, st))
         ops = diff_timetables(timetable, after)
         result = timetable.apply(ops)
         if result.errors:
@@ -237,6 +359,8 @@ def finish_case(plan: CasePlan) -> Case:
                           messages=[m[3] for m in messages if ws <= m[0] < we],
                           gold_ops=ops, gold_timetable=timetable.events))
         ws = we
-    return Case(case_id=plan.case_id, user=plan.user, timezone=plan.timezone, start=format_time(plan.start),
+    case = Case(case_id=plan.case_id, user=plan.user, timezone=plan.timezone, start=format_time(plan.start),
                 initial_timetable=plan.initial, chats=[pc.chat for pc in plan.chats], steps=steps,
                 meta=plan.meta)
+    case.meta["phenomena"] = case_phenomena(plan, case)
+    return case

@@ -66,14 +66,35 @@ class NoiseConfig(BaseModel):
 
 
 class StyleConfig(BaseModel):
-    """Rates at which the template realiser injects conversational texture (per message)."""
+    """Rates at which the template realiser injects conversational texture (per message).
+
+    Low on purpose: people who know each other rarely open with a greeting or pad a line with
+    "haha"/"honestly"; the templates carry most of the texture (the first defaults, 0.2, 0.2,
+    0.3, 0.35 and 0.06, made generated chats easy to tell from real ones).
+    """
 
     model_config = _STRICT
-    slang: float = Field(default=0.2, ge=0, le=1)
-    discourse: float = Field(default=0.2, ge=0, le=1)
-    emoticon: float = Field(default=0.3, ge=0, le=1)
-    greeting: float = Field(default=0.35, ge=0, le=1)
-    typo: float = Field(default=0.06, ge=0, le=1, description="a typo in a template word (never in a value)")
+    slang: float = Field(default=0.08, ge=0, le=1, description="word swaps (gonna, pls, thx) and a tag (lol) at half")
+    discourse: float = Field(default=0.06, ge=0, le=1, description="a leading marker (so, btw, actually)")
+    emoticon: float = Field(default=0.12, ge=0, le=1, description="casual voices: x0.6, the emoji voice: x2")
+    greeting: float = Field(default=0.12, ge=0, le=1, description="a greeting before a session's first line")
+    typo: float = Field(default=0.04, ge=0, le=1, description="a typo in a template word (never in a value)")
+
+
+class ScenarioConfig(BaseModel):
+    """How often a case holds each scenario structure of generator v2 (per case)."""
+
+    model_config = _STRICT
+    preexisting: float = Field(default=0.5, ge=0, le=1, description="the target event is in the initial timetable")
+    second_event: float = Field(default=0.2, ge=0, le=1, description="the chat settles a second event")
+    relay: float = Field(default=0.35, ge=0, le=1,
+                         description="a contact's change of an initial event arrives through another chat")
+    similar: float = Field(default=0.5, ge=0, le=1,
+                           description="a similar event (same contact, place) is in the timetable")
+    usual_spot: float = Field(default=0.2, ge=0, le=1, description="'the usual spot' from earlier events")
+    lateness: float = Field(default=0.12, ge=0, le=1, description="someone runs late for something today")
+    volunteer: float = Field(default=0.06, ge=0, le=1, description="the user takes on a task in a family chat")
+    solo: float = Field(default=0.06, ge=0, le=1, description="the user mentions a booking made alone")
 
 
 class LLMRealizerConfig(BaseModel):
@@ -105,7 +126,17 @@ class GeneratorConfig(BaseModel):
         description="written as the manifest's `created`; pinned so that output is byte-identical",
     )
     realizer: Literal["template", "llm"] = "template"
-    window_minutes: int = Field(default=240, ge=15, le=24 * 60)
+    window_minutes: int | None = Field(
+        default=None, ge=15, le=24 * 60,
+        description="one window length for every case; None: each case takes one of `windows`",
+    )
+    windows: tuple[int, ...] = Field(
+        default=(60, 120, 180, 240, 360, 480, 720, 1440),
+        description="window lengths (minutes) a case may take: one that leaves at most `max_quiet` of its "
+                    "steps without a message",
+    )
+    max_quiet: float = Field(default=0.2, ge=0, le=1)
+    scenario: ScenarioConfig = Field(default_factory=ScenarioConfig)
     first_day: date = date(2026, 1, 5)
     last_day: date = date(2026, 12, 29)
     max_concurrent: int = Field(default=4, ge=1, le=8)

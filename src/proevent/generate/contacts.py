@@ -159,6 +159,24 @@ class NoiseContent(BaseModel):
     """Phrase rules of the small talk (same markup and levels as ``Templates.rules``)."""
 
 
+class Task(BaseModel):
+    """Something the user does that no contact profile plans (a task taken on, a booking made alone)."""
+
+    model_config = ConfigDict(extra="forbid")
+    act: str
+    description: str
+    hours: tuple[int, int]
+    duration: tuple[int, int]
+    places: list[str] = Field(default_factory=list)
+
+
+class Tasks(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    volunteer: list[Task] = Field(min_length=3)
+    solo: list[Task] = Field(min_length=3)
+    groups: list[str] = Field(min_length=1, description="names of family or flat group chats")
+
+
 def _load(name: str, model: type[BaseModel]) -> Any:
     text = resources.files("proevent.generate").joinpath("data").joinpath(name).read_text(encoding="utf-8")
     try:
@@ -188,6 +206,11 @@ def templates() -> Templates:
 @lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
     return _load("lexicon.json", Lexicon)
+
+
+@lru_cache(maxsize=1)
+def tasks() -> Tasks:
+    return _load("tasks.json", Tasks)
 
 
 @lru_cache(maxsize=1)

@@ -29,7 +29,7 @@ def noise_events(rng: random.Random, config: GeneratorConfig, user: str, day0: d
             days=rng.randint(horizon + 1, horizon + 10))
         start = _at(day, _clock(rng, p))
         dur = rng.randrange(p.duration[0], p.duration[1] + 1, 15)
-        people = [user, *([p.name] if p.contact_attends else []), *p.attendees]
+        people = [user, *([p.name] if p.contact_attends else [])]
         end = _plus(start, dur) if rng.random() < 0.8 else None
         state = EventState(start, end, rng.choice(p.places), tuple(dict.fromkeys(people)), p.description)
         out.append(RefEvent(state, historical=historical, shared_with_contact=False))

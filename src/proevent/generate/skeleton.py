@@ -8,7 +8,7 @@ on the clock and the realiser turns each line into text.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from proevent.generate.config import GeneratorConfig
 from proevent.generate.contacts import noise_content
@@ -24,13 +24,17 @@ class Line:
     effect: bool = False
     state: EventState | None = None
     addressee: str | None = None
+    event: str = "target"
+    """Which event of the case ``effect``/``state`` are about (a chat may settle several)."""
+    turn: int | None = None
+    """The trajectory turn the line belongs to (relayed news moves a turn to another chat)."""
 
 
 def _responder(traj: Trajectory, proposer: str, rng: random.Random) -> str:
     if proposer != traj.user:
         return traj.user
-    if traj.group and rng.random() < 0.3:
-        return rng.choice(traj.members[2:])
+    if traj.group and traj.attending and rng.random() < 0.3:
+        return rng.choice(traj.attending)
     return traj.profile.name
 
 
@@ -38,7 +42,7 @@ def _values_slots(turn: Turn, traj: Trajectory, rng: random.Random) -> dict[str,
     slots: dict[str, object] = {"act": rng.choice(traj.profile.acts)}
     s = turn.values.get("proposal")
     if isinstance(s, EventState):
-        if s.start and len(s.start) == 16:
+        if s.start and (len(s.start) == 16 or s.end and len(s.end) == 10):
             slots["when"] = (s.start, s.end)
         if s.start:
             slots["day"] = s.start[:10]
@@ -47,9 +51,10 @@ def _values_slots(turn: Turn, traj: Trajectory, rng: random.Random) -> dict[str,
         return slots
     v = turn.values
     if "start" in v:
-        if v["start"] and len(str(v["start"])) == 16:
+        if v["start"] and (len(str(v["start"])) == 16 or v.get("end") and len(str(v["end"])) == 10):
             slots["when"] = (v["start"], v["end"])
-            slots["time"] = (v["start"], v["end"])
+            if len(str(v["start"])) == 16:
+                slots["time"] = (v["start"], v["end"])
         slots["day"] = str(v["start"])[:10] if v["start"] else v.get("day")
     if v.get("day"):
         slots["day"] = v["day"]
@@ -63,44 +68,209 @@ def _values_slots(turn: Turn, traj: Trajectory, rng: random.Random) -> dict[str,
     return slots
 
 
-def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig) -> list[Line]:
+_ORGANISERS = ("work", "education")
+_SERVICES = ("health_care",)
+
+
+def _wrong_time(start: str, rng: random.Random) -> str:
+    """A slip of the keyboard: the same day, one or two hours off."""
+    h = int(start[11:13]) + rng.choice((-2, -1, 1, 2))
+    h = min(max(h, 7), 21)
+    if h == int(start[11:13]):
+        h = h + 1 if h < 21 else h - 1
+    return f"{start[:11]}{h:02d}{start[13:]}"
+
+
+def _about(traj: Trajectory, state: EventState | None, rng: random.Random) -> dict[str, object]:
+    """Which event a message is about, for events already in the timetable ("dinner fri: ...")."""
+    if state is None or state.start is None:
+        return {}
+    return {"about": (rng.choice(traj.profile.acts), state.start[:10])}
+
+
+class _Chat:
+    """Appends the lines of one event's negotiation (``key`` names the event)."""
+
+    def __init__(self, traj: Trajectory, rng: random.Random, config: GeneratorConfig, key: str) -> None:
+        self.traj, self.rng, self.config, self.key = traj, rng, config, key
+        self.lines: list[Line] = []
+        self.turn = 0
+
+    def add(self, speaker: str, intent: str, slots: dict[str, object] | None = None, *, new_session: bool = False,
+            effect: bool = False, state: EventState | None = None) -> Line:
+        line = Line(speaker, intent, dict(slots or {}), new_session=new_session, effect=effect, state=state,
+                    event=self.key, turn=self.turn)
+        self.lines.append(line)
+        return line
+
+    def opening(self, turn: Turn, who: str, slots: dict[str, object], first: bool) -> None:
+        traj, rng = self.traj, self.rng
+        st = turn.state
+        category = traj.profile.category
+        if turn.success and who == traj.profile.name and category in _ORGANISERS and (
+            traj.profile.register == "formal" or traj.group
+        ) and rng.random() < 0.85 and "when" in slots and "place" in slots:
+            # an organiser posts it: settled for the user without an answer
+            self.add(who, "announce", slots, new_session=first, effect=True, state=st)
+            if rng.random() < 0.5:
+                self.add(traj.user, "react")
+            return
+        if category in _SERVICES and who == traj.user and "when" in slots and turn.success and rng.random() < 0.8:
+            # a booking asked of a service is settled by its confirmation, not by the request
+            self.add(who, "book_request", slots, new_session=first)
+            if rng.random() < 0.35:
+                self.add(traj.profile.name, "book_unavailable", {"reason": "conflict"})
+                self.add(who, "ack", {"after": "reject"})
+            self.add(traj.profile.name, "book_confirm", {"when": slots["when"]}, effect=True, state=st)
+            self.add(who, "react")
+            return
+        exact = "when" in slots and len(str(slots["when"][0])) == 16  # type: ignore[index]
+        if turn.success and exact and "place" in slots and rng.random() < 0.14:
+            # options: "sat or sun?", then the place, then one of them is picked
+            start, end = slots["when"]  # type: ignore[misc]
+            other = _wrong_time(str(start), rng)
+            pair = [(other, None), (start, end)]
+            rng.shuffle(pair)
+            self.add(who, "propose_options", {"act": slots["act"], "options": tuple(pair)}, new_session=first)
+            self.add(who, "fill_place", {"place": slots["place"]})
+            self.answers(turn, who, {"choice": (start, end)}, pick=True)
+            return
+        if exact and rng.random() < 0.1:
+            start, end = slots["when"]  # type: ignore[misc]
+            wrong = dict(slots, when=(_wrong_time(str(start), rng), None))
+            self.add(who, turn.intent, wrong, new_session=first)
+            self.add(who, "self_correct", {"time": (start, end)})
+        else:
+            self.add(who, turn.intent, slots, new_session=first)
+        self.answers(turn, who, {k: v for k, v in slots.items() if k in ("when", "place", "time")})
+
+    def answers(self, turn: Turn, who: str, echo: dict[str, object], pick: bool = False,
+                plan_exists: bool = True) -> None:
+        """The answers to a proposal: in a group, everyone who comes says so; decliners say no.
+
+        A refusal keeps the plan only where there is one: a new proposal is simply declined.
+        """
+        traj, rng = self.traj, self.rng
+        st = turn.state
+        if not turn.success:
+            answer = _responder(traj, who, rng)
+            if plan_exists and turn.kind != "propose":
+                self.add(answer, "reject", {"reason": "conflict"})
+            else:
+                self.add(answer, "decline", {"reason": "conflict"})
+            if rng.random() < 0.5:
+                self.add(who, "ack", {"after": "reject"})
+            return
+        assert st is not None
+        if traj.group and turn.kind == "propose":
+            need = [p for p in st.participants if p != who]
+            rng.shuffle(need)
+            if traj.user in need and rng.random() < 0.5:
+                need.remove(traj.user)
+                need.insert(0, traj.user)
+            said = {who}
+            for person in need:
+                said.add(person)
+                settled = traj.user in said and len(said) >= 2
+                part = tuple(p for p in st.participants if p in said)
+                self.accept(person, echo if person == need[0] else {}, _with_people(st, part), settled,
+                            pick and person == need[0])
+            for person in traj.decliners:
+                if person != who:
+                    self.add(person, "decline", {"reason": "conflict"})
+            return
+        answer = _responder(traj, who, rng)
+        if traj.group and rng.random() < 0.5:
+            extra = rng.choice([m for m in st.participants[1:] if m not in (who, answer)] or [answer])
+            if extra != answer and extra != traj.user:
+                self.add(extra, "react")
+        self.accept(answer, echo, st, True, pick)
+        if turn.kind == "propose" and st.start and len(st.start) == 16 and rng.random() < 0.2:
+            self.add(who, "confirm", {"act": echo.get("act", rng.choice(traj.profile.acts)),
+                                      "when": (st.start, st.end)})
+
+    def accept(self, person: str, echo: dict[str, object], state: EventState, effect: bool, pick: bool) -> None:
+        rng, tc = self.rng, self.config.turns
+        if pick:
+            self.add(person, "pick_option", echo, effect=effect, state=state)
+            return
+        roll = rng.random()
+        if effect and roll < tc.defer_rate * 0.5:
+            self.add(person, "defer")
+            self.add(person, "accept_later", echo, new_session=True, effect=True, state=state)
+        elif effect and roll < tc.defer_rate:
+            self.add(person, "accept_conditional")
+            self.add(person, "condition_met", new_session=True, effect=True, state=state)
+        elif roll < 0.55:
+            self.add(person, "react", effect=effect, state=state)
+        else:
+            self.add(person, "accept", echo, effect=effect, state=state)
+
+
+def _with_people(state: EventState, people: tuple[str, ...]) -> EventState:
+    return replace(state, participants=people)
+
+
+def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig, key: str = "target") -> list[Line]:
     """Lines for a whole event chat, following the trajectory turn by turn."""
-    lines: list[Line] = []
     tc = config.turns
+    chat = _Chat(traj, rng, config, key)
+    current: EventState | None = None
     for i, turn in enumerate(traj.turns):
+        chat.turn = i
         who = traj.speaker(turn.by)
         first = i == 0 or rng.random() < tc.new_session_rate
         slots = _values_slots(turn, traj, rng)
+        if turn.kind == "existing":
+            current = turn.state
+            if rng.random() < 0.3:
+                opener = traj.user if rng.random() < 0.5 else traj.profile.name
+                chat.add(opener, "remind", {"act": slots["act"], **({"day": current.start[:10]}
+                                                                       if current and current.start else {})},
+                         new_session=True)
+                chat.add(traj.user if opener != traj.user else traj.profile.name, "react")
+            continue
+        if current is not None and traj.preexisting:
+            slots.update(_about(traj, current, rng))
         if turn.kind in ("cancel", "dropout", "abandon"):
-            lines.append(Line(who, turn.intent, slots, new_session=first, effect=turn.kind != "abandon",
-                              state=None))
-            lines.append(Line(_responder(traj, who, rng), "ack", {"after": turn.intent}))
+            chat.add(who, turn.intent, slots, new_session=first, effect=turn.kind != "abandon", state=None)
+            chat.add(_responder(traj, who, rng), "ack", {"after": turn.intent})
+            current = None
             continue
-        if turn.intent in ("self_dropout", "remove_person"):
-            lines.append(Line(who, turn.intent, slots, new_session=first, effect=turn.success, state=turn.state))
-            lines.append(Line(_responder(traj, who, rng), "ack", {"after": turn.intent}))
+        if turn.intent in ("self_dropout", "remove_person", "join"):
+            chat.add(who, turn.intent, slots, new_session=first, effect=turn.success, state=turn.state)
+            chat.add(_responder(traj, who, rng), "react" if turn.intent == "join" else "ack",
+                     {"after": turn.intent})
+            current = turn.state
             continue
-        lines.append(Line(who, turn.intent, slots, new_session=first))
-        answer = _responder(traj, who, rng)
-        if turn.success:
-            if traj.group and rng.random() < 0.5:
-                extra = rng.choice([m for m in traj.members[1:] if m not in (who, answer)] or [answer])
-                if extra != answer:
-                    lines.append(Line(extra, "accept"))
-            echo = {k: v for k, v in slots.items() if k in ("when", "place", "time")}
-            if rng.random() < tc.defer_rate:
-                lines.append(Line(answer, "defer"))
-                lines.append(Line(answer, "accept_later", echo, new_session=True, effect=True, state=turn.state))
-            else:
-                lines.append(Line(answer, "accept", echo, effect=True, state=turn.state))
-            st = turn.state
-            if turn.kind == "propose" and st and st.start and len(st.start) == 16 and rng.random() < 0.35:
-                lines.append(Line(who, "confirm", {"act": slots["act"], "when": (st.start, st.end)}))
-        else:
-            lines.append(Line(answer, "reject", {"reason": "conflict"}))
+        if turn.kind == "propose":
+            chat.opening(turn, who, slots, first)
+            current = turn.state
+            continue
+        if turn.intent == "counter_time" and rng.random() < 0.3 and current is not None and current.start and len(
+                current.start) == 16:
+            chat.add(who, "busy", {"other": current.start}, new_session=first)
+            first = False
+        if turn.intent in ("fill_time", "fill_place") and turn.success:
+            # a detail sent after the yes settles with the message that gives it
+            chat.add(who, turn.intent, slots, new_session=first, effect=True, state=turn.state)
             if rng.random() < 0.5:
-                lines.append(Line(who, "ack", {"after": "reject"}))
-    return lines
+                chat.add(_responder(traj, who, rng), "react")
+            current = turn.state
+            continue
+        organiser = who == traj.profile.name and traj.profile.category in _ORGANISERS and (
+            traj.profile.register == "formal") and turn.intent in ("counter_time", "counter_place")
+        if organiser and turn.success and rng.random() < 0.6:
+            intent = "announce_change" if turn.intent == "counter_time" else "announce_place"
+            chat.add(who, intent, slots, new_session=first, effect=True, state=turn.state)
+            if rng.random() < 0.5:
+                chat.add(traj.user, "react")
+        else:
+            chat.add(who, turn.intent, slots, new_session=first)
+            chat.answers(turn, who, {k: v for k, v in slots.items() if k in ("when", "place", "time")},
+                         plan_exists=current is not None)
+        current = turn.state if turn.success else current
+    return chat.lines
 
 
 def add_message_noise(lines: list[Line], members: list[str], rng: random.Random, rate: float) -> int:

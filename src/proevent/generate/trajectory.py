@@ -44,7 +44,8 @@ class RefEvent:
 @dataclass
 class Turn:
     kind: str
-    """``propose``, ``modify``, ``cancel``, ``dropout`` or ``abandon``."""
+    """``existing`` (already in the initial timetable), ``propose``, ``modify``, ``cancel``, ``dropout``
+    or ``abandon``."""
     by: str
     intent: str
     success: bool = True
@@ -57,6 +58,8 @@ class Turn:
 
     @property
     def token(self) -> str:
+        if self.kind == "existing":
+            return "E"
         if self.kind == "propose":
             tbd = {"propose_time_tbd": "~time", "propose_place_tbd": "~location"}.get(self.intent, "")
             return "P" + tbd + ("" if self.success else "-")
@@ -77,6 +80,17 @@ class Trajectory:
     refs: list[RefEvent]
     horizon_days: int
     """Messages happen on days 0..horizon_days of the case; the event lies after them."""
+    attending: list[str] = field(default_factory=list)
+    """Group members besides the user and the contact who attend (they say so in the chat)."""
+    decliners: list[str] = field(default_factory=list)
+    """Group members who say they cannot come; the others stay silent (and do not attend)."""
+    day0: date | None = None
+    """The case's first day (messages run from it over ``horizon_days``)."""
+
+    @property
+    def preexisting(self) -> bool:
+        """The event is already in the initial timetable: the chat moves, changes or cancels it."""
+        return bool(self.turns) and self.turns[0].kind == "existing"
 
     @property
     def pattern(self) -> str:
@@ -88,6 +102,10 @@ class Trajectory:
         if self.turns and self.turns[0].intent in ("propose_time_tbd", "propose_place_tbd"):
             ops.insert(0, "detail_removal")
         return list(dict.fromkeys(o for o in ops if o))
+
+    @property
+    def initial_state(self) -> EventState | None:
+        return self.turns[0].state if self.preexisting else None
 
     @property
     def negotiation_turns(self) -> int:
@@ -127,24 +145,49 @@ def _plus(t: str, minutes: int) -> str:
     return format_time(datetime.strptime(t, "%Y-%m-%dT%H:%M") + timedelta(minutes=minutes))
 
 
+def _minutes(start: str, end: str) -> int:
+    return int((datetime.strptime(end, "%Y-%m-%dT%H:%M") - datetime.strptime(start, "%Y-%m-%dT%H:%M")
+                ).total_seconds() // 60)
+
+
+_MULTI_DAY = ("travel/weekend", "travel/camping", "travel/roadtrip")
+"""Profiles whose events may span days: a date range ("fri to sun") instead of clock times."""
+
+
 class _Builder:
     """Holds the running state while one trajectory is drawn."""
 
     def __init__(self, rng: random.Random, config: GeneratorConfig, profile: Profile, user: str, day0: date,
-                 ending: str, taken: set[str], horizon: int | None = None) -> None:
+                 ending: str, taken: set[str], horizon: int | None = None,
+                 members: list[str] | None = None) -> None:
         self.rng, self.config, self.p, self.user, self.day0 = rng, config, profile, user, day0
         self.ending = ending
         self.taken = taken
         drawn = rng.choices((0, 1, 2, 3), weights=(0.3, 0.42, 0.2, 0.08))[0]
         self.horizon = drawn if horizon is None else horizon
-        others: list[str] = []
-        if profile.group:
-            pool = [n for n in names().people if n not in taken]
-            others = rng.sample(pool, rng.randint(*profile.group.size))
-            taken.update(others)
-        self.members = [user, profile.name, *others]
+        if members is not None:
+            self.members = list(members)
+        else:
+            others: list[str] = []
+            if profile.group:
+                pool = [n for n in names().people if n not in taken]
+                others = rng.sample(pool, rng.randint(*profile.group.size))
+                taken.update(others)
+            self.members = [user, profile.name, *others]
+        # group events: some members come (and say so), some decline, the rest stay silent
+        others = self.members[2:]
+        roll = rng.random()
+        if not others or roll < 0.35:
+            self.attending = list(others)
+        else:
+            k = rng.randint(0, len(others) - 1)
+            self.attending = rng.sample(others, k)
+        rest = [m for m in others if m not in self.attending]
+        self.decliners = [m for m in rest if rng.random() < 0.5]
         self.refs: list[RefEvent] = []
         self.duration = rng.randrange(profile.duration[0], profile.duration[1] + 1, 15)
+        self.casual_places = profile.register == "casual" and rng.random() < 0.45
+        self.multi_day = profile.id in _MULTI_DAY and rng.random() < 0.8
 
     # -- values -------------------------------------------------------------------------
     def first_day(self) -> int:
@@ -155,21 +198,34 @@ class _Builder:
         return self.rng.choice(days)
 
     def participants(self) -> tuple[str, ...]:
+        """The user, the contact when they attend, and the group members who say they come.
+
+        People outside the user's chats (the dentist a receptionist books) are never participants.
+        """
         people = [self.user]
         if self.p.contact_attends:
             people.append(self.p.name)
-        people += self.p.attendees + self.members[2:]
+        people += self.attending
         return tuple(dict.fromkeys(people))
+
+    def place(self, avoid: str | None = None) -> str:
+        """A place of the profile, written as this chat writes it (friends often in lower case)."""
+        options = [x for x in self.p.places if avoid is None or x.lower() != avoid.lower()]
+        x = self.rng.choice(options)
+        return x.lower() if self.casual_places and self.rng.random() < 0.7 else x
 
     def opening(self) -> EventState:
         d = self.new_day(None)
+        if self.multi_day:
+            end = d + timedelta(days=self.rng.choice((1, 2, 2)))
+            return EventState(d.isoformat(), end.isoformat(), self.place(), self.participants(), self.p.description)
         start = _at(d, _clock(self.rng, self.p))
         end = _plus(start, self.duration) if self.rng.random() < 0.55 else None
-        return EventState(start, end, self.rng.choice(self.p.places), self.participants(), self.p.description)
+        return EventState(start, end, self.place(), self.participants(), self.p.description)
 
     def proposer(self) -> str:
-        if self.p.group and self.rng.random() < 0.3:
-            return self.rng.choice(self.members[2:])
+        if self.p.group and self.attending and self.rng.random() < 0.3:
+            return self.rng.choice(self.attending)
         return "USER" if self.rng.random() < 0.45 else self.p.name
 
     # -- turns --------------------------------------------------------------------------
@@ -177,6 +233,15 @@ class _Builder:
         """A proposed change of ``attr`` by ``by``; ``None`` when it does not apply to ``s``."""
         rng, p = self.rng, self.p
         exact = s.start is not None and len(s.start) == 16
+        if self.multi_day and attr == "time":
+            if op != "simple_modification" or s.start is None or s.end is None:
+                return None
+            shift = timedelta(days=rng.choice((7, 7, 14, -7, 1, -1)))
+            new_start, new_end = date.fromisoformat(s.start) + shift, date.fromisoformat(s.end) + shift
+            if new_start <= self.day0 + timedelta(days=self.horizon):
+                new_start, new_end = new_start + timedelta(days=14), new_end + timedelta(days=14)
+            return Turn("modify", by, "counter_time", op=op, attribute=attr,
+                        values={"start": new_start.isoformat(), "end": new_end.isoformat()})
         if op == "detail_removal":
             if attr == "time" and exact:
                 return Turn("modify", by, "drop_time", op=op, attribute=attr,
@@ -191,25 +256,30 @@ class _Builder:
                 dur = rng.choice((30, 45, 60, 90))
                 other = rng.choice([q for q in contact_pool().profiles if q.id != p.id and q.group is None])
                 ref = RefEvent(EventState(_plus(new_start, -dur), new_start, rng.choice(other.places),
-                                          tuple(dict.fromkeys([self.user, *other.attendees])), other.description),
+                                          (self.user,), other.description),
                                historical=False, shared_with_contact=False)
                 self.refs.append(ref)
+                # the whole event moves to start after the other one: a known end keeps the duration
+                end = _plus(new_start, _minutes(s.start, s.end)) if exact and s.end and len(s.end) == 16 else None
                 return Turn("modify", "USER", "link_time", op=op, attribute=attr, ref=len(self.refs) - 1,
-                            values={"start": new_start, "end": None})
+                            values={"start": new_start, "end": end})
             if attr == "location":
-                place = rng.choice([x for x in p.places if x != s.location])
+                place = self.place(avoid=s.location)
                 when = self.day0 - timedelta(days=rng.randint(6, 60))
                 hist_start = _at(when, _clock(rng, p))
+                people = [self.user, *([p.name] if p.contact_attends else [])]
                 ref = RefEvent(EventState(hist_start, _plus(hist_start, self.duration), place,
-                                          tuple(dict.fromkeys([self.user, p.name, *p.attendees])), p.description),
+                                          tuple(people), p.description),
                                historical=True, shared_with_contact=True)
                 self.refs.append(ref)
                 return Turn("modify", by, "link_place", op=op, attribute=attr, ref=len(self.refs) - 1,
                             values={"location": place})
             if attr == "participants":
-                extra = [n for n in names().people if n not in self.taken and n not in s.participants]
-                chosen = rng.sample(extra, rng.randint(1, 2))
-                self.taken.update(chosen)
+                # "same crew as last time": members of this group who were at an earlier event
+                extra = [n for n in self.members[2:] if n not in s.participants]
+                if not extra:
+                    return None
+                chosen = rng.sample(extra, rng.randint(1, min(2, len(extra))))
                 when = self.day0 - timedelta(days=rng.randint(6, 60))
                 hist_start = _at(when, _clock(rng, p))
                 hist_people = tuple(dict.fromkeys([self.user, p.name, *chosen]))
@@ -232,30 +302,34 @@ class _Builder:
             start = _at(day, hm)
             if start == s.start:
                 start = _plus(start, 60)
-            end = _plus(start, self.duration) if s.end is not None or rng.random() < 0.2 else None
+            if s.end is not None and s.start is not None and len(s.start) == 16:
+                # the whole event moves: the end keeps the duration
+                end = _plus(start, _minutes(s.start, s.end) if len(s.end) == 16 else self.duration)
+            else:
+                end = _plus(start, self.duration) if rng.random() < 0.2 else None
             return Turn("modify", by, "counter_time", op=op, attribute=attr, values={"start": start, "end": end})
         if attr == "location":
             if s.location is None:
-                return Turn("modify", by, "fill_place", op=op, attribute=attr,
-                            values={"location": rng.choice(p.places)})
-            place = rng.choice([x for x in p.places if x != s.location])
-            return Turn("modify", by, "counter_place", op=op, attribute=attr, values={"location": place})
+                return Turn("modify", by, "fill_place", op=op, attribute=attr, values={"location": self.place()})
+            return Turn("modify", by, "counter_place", op=op, attribute=attr,
+                        values={"location": self.place(avoid=s.location)})
         if attr == "participants":
-            removable = [n for n in s.participants if n not in (self.user, p.name, *p.attendees)]
-            if removable and rng.random() < 0.5:
-                who = rng.choice(removable)
+            # only chat members join or leave; people outside the user's chats are never participants
+            leaving = [n for n in s.participants if n in self.members[2:]]
+            joining = [n for n in self.members[2:] if n not in s.participants]
+            if leaving and (not joining or rng.random() < 0.5):
+                who = rng.choice(leaving)
                 left = tuple(n for n in s.participants if n != who)
-                if who in self.members:
+                if rng.random() < 0.7:
                     return Turn("modify", who, "self_dropout", op=op, attribute=attr,
                                 values={"participants": left, "person": who})
-                return Turn("modify", by, "remove_person", op=op, attribute=attr,
+                teller = p.name if p.name in s.participants else "USER"
+                return Turn("modify", teller, "remove_person", op=op, attribute=attr,
                             values={"participants": left, "person": who})
-            extra = [n for n in names().people if n not in self.taken and n not in s.participants]
-            who = rng.choice(extra)
-            self.taken.add(who)
-            return Turn("modify", by, "add_person", op=op, attribute=attr,
-                        values={"participants": (*s.participants, who), "person": who,
-                                "relation": rng.choice(names().relations_for_added)})
+            if joining:
+                who = rng.choice(joining)
+                return Turn("modify", who, "join", op=op, attribute=attr,
+                            values={"participants": (*s.participants, who), "person": who})
         return None
 
     def apply(self, s: EventState, turn: Turn) -> EventState:
@@ -265,32 +339,54 @@ class _Builder:
 
 def build_trajectory(rng: random.Random, config: GeneratorConfig, profile: Profile, user: str, day0: date,
                      *, ending: str | None = None, taken: set[str] | None = None,
-                     horizon: int | None = None) -> Trajectory:
-    """Draw one trajectory for ``profile``; ``ending`` forces an ending (e.g. ``"fail"`` for noise)."""
+                     horizon: int | None = None, members: list[str] | None = None,
+                     preexisting: bool = False) -> Trajectory:
+    """Draw one trajectory for ``profile``; ``ending`` forces an ending (e.g. ``"fail"`` for noise).
+
+    ``preexisting``: the event is already in the initial timetable (agreed before the case starts),
+    and the chat only changes or cancels it. ``members`` reuses a chat's members (a second event
+    settled in the same chat).
+    """
     ending = ending or _weighted(rng, config.endings)
-    if ending == "dropout" and profile.group is None:
-        ending = "cancel_explicit"
-    b = _Builder(rng, config, profile, user, day0, ending, taken if taken is not None else {user}, horizon)
+    if ending == "dropout" and (profile.group is None or preexisting and rng.random() < 0.5):
+        ending = "cancel_explicit" if rng.random() < 0.5 else "cancel_implicit"
+    if preexisting and ending == "fail":
+        ending = "keep"
+    b = _Builder(rng, config, profile, user, day0, ending, taken if taken is not None else {user}, horizon,
+                 members)
     tc = config.turns
     counts = list(range(tc.min, tc.max + 1))
     n = rng.choices(counts, weights=[tc.decay**i for i in range(len(counts))])[0]
-    if ending == "fail":
+    if ending == "fail" or (preexisting and ending == "keep"):
         n = max(n, 1)
+    if preexisting and ending != "keep":
+        n = min(n, 2)
     turns: list[Turn] = []
     state = b.opening()
     intent = "propose"
+    if preexisting:
+        turns.append(Turn("existing", profile.name, "existing", state=state))
+        return _negotiate(rng, config, b, turns, state, state, n, ending)
     if config.atomic_ops["detail_removal"] > 0 and rng.random() < 0.15 * config.atomic_ops["detail_removal"] / 0.25:
-        if rng.random() < 0.5:
+        if rng.random() < 0.5 and not b.multi_day:
             intent = "propose_time_tbd"
             state = replace(state, start=state.start[:10] if state.start else None, end=None)
         else:
             intent = "propose_place_tbd"
             state = replace(state, location=None)
-    opening = Turn("propose", b.proposer(), intent, success=ending != "fail", values={"proposal": state})
+    # a service (a clinic, a salon) is asked for a slot by the user far more often than it offers one
+    by = "USER" if profile.category == "health_care" and rng.random() < 0.75 else b.proposer()
+    opening = Turn("propose", by, intent, success=ending != "fail", values={"proposal": state})
     opening.state = state if opening.success else None
     turns.append(opening)
-    current: EventState | None = opening.state
-    proposal = state
+    return _negotiate(rng, config, b, turns, opening.state, state, n, ending)
+
+
+def _negotiate(rng: random.Random, config: GeneratorConfig, b: _Builder, turns: list[Turn],
+               current: EventState | None, proposal: EventState, n: int, ending: str) -> Trajectory:
+    """The negotiation turns after the opening, then the ending."""
+    tc = config.turns
+    profile, user = b.p, b.user
     for _ in range(n):
         base = current if current is not None else proposal
         turn = None
@@ -302,7 +398,7 @@ def build_trajectory(rng: random.Random, config: GeneratorConfig, profile: Profi
                 break
         if turn is None:
             break
-        announced = turn.intent in ("self_dropout", "remove_person")
+        announced = turn.intent in ("self_dropout", "remove_person", "join")
         turn.success = ending != "fail" and (announced or rng.random() < tc.success_rate)
         if turn.success:
             current = b.apply(base, turn)
@@ -317,4 +413,5 @@ def build_trajectory(rng: random.Random, config: GeneratorConfig, profile: Profi
     elif ending == "fail":
         turns.append(Turn("abandon", b.proposer(), "abandon", state=None))
     return Trajectory(profile=profile, user=user, members=b.members, turns=turns, refs=b.refs,
-                      horizon_days=b.horizon)
+                      horizon_days=b.horizon, attending=list(b.attending), decliners=list(b.decliners),
+                      day0=b.day0)

@@ -18,29 +18,95 @@ def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:
     return rng.choice(forms)
 
 
-def time_words(start: str, end: str | None, formal: bool, rng: random.Random) -> str:
+def part_of_day(hours: tuple[int, int] | None, rng: random.Random) -> str | None:
+    """A part of the day that fits the activity's hours ("sat morning"), or None."""
+    if hours is None:
+        return None
+    lo, hi = hours
+    if hi < 12:
+        return "morning"
+    if lo >= 12 and hi < 17:
+        return "afternoon"
+    if lo >= 17:
+        return rng.choice(("evening", "night")) if lo >= 18 else "evening"
+    return None
+
+
+def natural_half(hour: int, hours: tuple[int, int] | None) -> bool:
+    """A bare "8" can stand for ``hour`` when the activity only happens in that half of the day.
+
+    Dinner (18-20h) at "8" is 20:00 to anyone; a run (7-9h) at "8" is 08:00; a meeting that may be
+    at 8 in the morning or the evening is never written as a bare number.
+    """
+    if hours is None or not hours[0] <= hour <= hours[1] or hour in (0, 12):
+        return False
+    lo, hi = hours
+    return (hi < 12) if hour < 12 else (lo > 12)
+
+
+_DURATIONS = {30: ("half an hour", "30 min"), 45: ("45 min",), 60: ("an hour", "1h", "one hour"),
+              90: ("an hour and a half", "90 min", "1.5h"), 120: ("two hours", "2 hours", "2h"),
+              150: ("two and a half hours", "2.5h"), 180: ("three hours", "3h", "3 hours"),
+              240: ("four hours", "4h")}
+
+
+def duration_words(minutes: int, rng: random.Random) -> str | None:
+    forms = _DURATIONS.get(minutes)
+    return rng.choice(forms) if forms else None
+
+
+def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
+               hours: tuple[int, int] | None = None, used: set[str] | None = None) -> str:
+    """A clock time (and its end), sometimes as people write it: "8", "8 for two hours"."""
+    used = used if used is not None else set()
+    h, m = _hm(start)
+    clock = rng.choice(time_phrases(h, m, formal))
+    if not formal and m == 0 and natural_half(h, hours) and rng.random() < 0.45:
+        clock = str(h % 12 or 12)
+        used.add("bare_hour")
+    if "ish" in clock:
+        used.add("approximate_time")
     if end is not None and end[:10] == start[:10]:
+        minutes = (int(end[11:13]) * 60 + int(end[14:16])) - (h * 60 + m)
+        dur = duration_words(minutes, rng) if minutes > 0 else None
+        if dur and rng.random() < (0.5 if not formal else 0.25):
+            used.add("duration")
+            return f"{clock} for {dur}"
         return rng.choice(range_phrases(_hm(start), _hm(end), formal))
-    return rng.choice(time_phrases(*_hm(start), formal))
+    return clock
 
 
-def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: random.Random) -> str:
-    """A day and a clock time (and the end time when known), in one of several orders."""
+def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: random.Random,
+               hours: tuple[int, int] | None = None, used: set[str] | None = None) -> str:
+    """A day and a clock time (and the end time when known), in one of several orders.
+
+    Dates without a clock time are a date range: "fri to sun", "Saturday until Monday".
+    """
     day = day_words(start, at, formal, rng)
-    clock = time_words(start, end, formal, rng)
+    if len(start) == 10:
+        last = day_words(end or start, at, formal, rng)
+        if used is not None:
+            used.add("date_range")
+        return rng.choice((f"{day} to {last}", f"{day} until {last}", f"{day} - {last}") if formal else (
+            f"{day} to {last}", f"{day}-{last}", f"{day} till {last}", f"from {day} to {last}"))
+    clock = time_words(start, end, formal, rng, hours, used)
     ranged = end is not None and end[:10] == start[:10]
     if formal:
         forms = [f"{day} at {clock}", f"{day}, {clock}"] if not ranged else [f"{day}, {clock}", f"{day} {clock}"]
     else:
         relative = day.lower().startswith(("today", "tomorrow", "tmr", "the day after", "this ", "next "))
-        time_first = f"{clock} {day}" if clock[-1].isalpha() or relative else f"{clock} on {day}"
+        time_first = f"{clock} {day}" if clock[-1].isalpha() or relative or " for " in clock else (
+            f"{clock} on {day}")
         forms = [f"{day} {clock}", time_first] + ([] if clock.startswith("from") else [f"{day} at {clock}"])
         if not ranged:
             forms.append(f"{day} @ {clock}")
         if end is not None and not ranged:
             forms = [f"{day} at {clock}"]
+        if clock.isdigit():  # a bare hour reads best after the day: "fri 8", "sat at 9"
+            forms = [f"{day} {clock}", f"{day} at {clock}"]
     text = rng.choice(forms)
-    if text.startswith(f"{day} {clock}") and day.split()[-1].lower() in MONTHS and clock[0].isdigit():
+    if text.startswith(f"{day} {clock}") and day.split()[-1].lower() in MONTHS and clock[0].isdigit() or (
+            clock.isdigit() and day[-1].isdigit()):
         text = f"{day} at {clock}"  # "25 January 6 till 9pm" reads as January 6
     if end is not None and not ranged:
         text += f" until {day_words(end, at, formal, rng)} {rng.choice(time_phrases(*_hm(end), formal))}"

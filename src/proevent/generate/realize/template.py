@@ -12,7 +12,7 @@ from functools import lru_cache
 from proevent.generate.config import StyleConfig
 from proevent.generate.contacts import lexicon, noise_content, templates
 from proevent.generate.realize.grammar import Rules, expand, tidy
-from proevent.generate.realize.surface import day_words, ref_words, time_words, when_words
+from proevent.generate.realize.surface import day_words, part_of_day, ref_words, time_words, when_words
 from proevent.generate.skeleton import Line
 from proevent.generate.timeexpr import MONTHS, WEEKDAYS
 from proevent.generate.trajectory import RefEvent
@@ -34,6 +34,10 @@ class ChatContext:
     style: StyleConfig = field(default_factory=StyleConfig)
     category: str | None = None
     acts: list[str] = field(default_factory=list)
+    hours: tuple[int, int] | None = None
+    """The hours the chat's activity happens at (a bare "8" is read from them)."""
+    used: set[str] = field(default_factory=set)
+    """Surface phenomena the realiser wrote into this chat (``bare_hour``, ``burst``...)."""
 
     def voice(self, person: str) -> str:
         return self.voices.get(person, "casual")
@@ -146,12 +150,27 @@ def address(person: str | None, ctx: ChatContext, voice: str, rng: random.Random
     return _first(person) if roll > 0.8 else nick
 
 
+_SAME_AS = {"join": "condition_met"}  # a member who now comes says so like a condition met
+
+
 def _intent_key(line: Line, table: dict[str, list[str]]) -> str:
     if line.intent == "ack":
         key = _ACK_AFTER.get(str(line.slots.get("after", "")))
         if key and key in table:
             return key
+    if line.intent not in table and line.intent in _SAME_AS:
+        return _SAME_AS[line.intent]
     return line.intent
+
+
+def _about(value: tuple[str, str], at: datetime, speaker_is_user: bool, formal: bool, rng: random.Random) -> str:
+    """Which timetable event a message is about: "dinner fri: ", "re the 14th - "."""
+    act, day = value
+    act = act.replace("your ", "my ") if speaker_is_user else act
+    d = day_words(day, at, formal, rng)
+    if formal:
+        return rng.choice((f"Regarding {act} {d}: ", f"About {act} {d}: ", f"Re {act} {d} - "))
+    return rng.choice((f"{act} {d}: ", f"re {act} {d} - ", f"about {d}: ", f"{d} {act} - ", f"so {act} {d}, "))
 
 
 def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> str:
@@ -181,14 +200,34 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             values[slot] = act.replace("your ", "my ") if line.speaker == ctx.user else act
         elif slot == "when":
             start, end = s["when"]  # type: ignore[misc]
-            values[slot] = when_words(start, end, at, formal, rng)
+            values[slot] = when_words(start, end, at, formal, rng, ctx.hours, ctx.used)
         elif slot == "day":
             values[slot] = day_words(str(s["day"]), at, formal, rng)
+            part = part_of_day(ctx.hours, rng) if "when" not in s and not formal else None
+            if part and rng.random() < 0.45:
+                values[slot] = f"{values[slot]} {part}"
+                ctx.used.add("part_of_day")
         elif slot == "time":
             start, end = s["time"]  # type: ignore[misc]
-            values[slot] = time_words(start, end, formal, rng)
+            values[slot] = time_words(start, end, formal, rng, ctx.hours, ctx.used)
+        elif slot in ("choice", "other"):
+            start = str(s[slot][0] if isinstance(s[slot], tuple) else s[slot])  # type: ignore[index]
+            values[slot] = time_words(start, None, formal, rng, ctx.hours, ctx.used) if len(start) == 16 else (
+                day_words(start, at, formal, rng))
+        elif slot == "options":
+            a, b = s["options"]  # type: ignore[misc]
+            day = day_words(str(a[0]), at, formal, rng)
+            ta = time_words(str(a[0]), None, formal, rng, ctx.hours, ctx.used)
+            tb = time_words(str(b[0]), None, formal, rng, ctx.hours, ctx.used)
+            values[slot] = f"{day} {ta} or {tb}" if rng.random() < 0.6 else f"{ta} or {tb} {day}"
         elif slot == "place":
-            values[slot] = str(s["place"])
+            place = str(s["place"])
+            if s.get("usual"):
+                place = rng.choice(("the usual spot", "the usual place", "our usual spot", "the usual"))
+                ctx.used.add("usual_spot")
+            elif place.islower():
+                ctx.used.add("short_place")
+            values[slot] = place
         elif slot == "person":
             person = str(s["person"])
             relation = s.get("relation")
@@ -208,6 +247,9 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         elif slot == "name":
             values[slot] = address(line.addressee, ctx, voice, rng)
     text = _SLOT.sub(lambda m: values.get(m.group(1), ""), tpl)
+    if "about" in s:
+        text = _about(s["about"], at, line.speaker == ctx.user, formal, rng) + (  # type: ignore[arg-type]
+            text if formal else text[0].lower() + text[1:])
     if line.intent in ("accept", "accept_later"):
         text = _with_echo(text, line, at, formal, table, tables, rng)
     if line.intent in ("ack", "accept", "reject") and line.addressee and "{name}" not in tpl and (
@@ -255,9 +297,35 @@ def greeting(addressee: str | None, at: datetime, ctx: ChatContext, speaker: str
     return tpl.replace("{name}", address(addressee, ctx, voice, rng))
 
 
+_BREAK = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_ABBREV = re.compile(r"(?:\b(?:Dr|Mr|Mrs|Ms|Prof|St|Mt|Ave|Rd|No|vs|approx|[a-zA-Z])\.|\d)$")
+
+
+def burst(text: str, voice: str, rng: random.Random) -> list[str]:
+    """People send several short messages where a letter would write one sentence after another."""
+    if voice == "formal":
+        return [text]
+    parts: list[str] = []
+    for p in _BREAK.split(text):
+        if parts and _ABBREV.search(parts[-1]):
+            parts[-1] = f"{parts[-1]} {p}"  # "Dr. Okafor", "5 p.m. Friday": not a sentence end
+        elif p:
+            parts.append(p)
+    if len(parts) < 2:
+        return [text]
+    out = []
+    for p in parts:
+        p = p[:-1] if p.endswith(".") and not p.endswith("..") else p
+        out.append(p[0].lower() + p[1:] if p[:1].isupper() and not p[1:2].isupper() else p)
+    return out
+
+
 def realize_chat_template(lines: list[Line], times: list[datetime], ctx: ChatContext,
                           rng: random.Random) -> list[str]:
-    """Texts for a whole chat; a session's opening line sometimes starts with a greeting."""
+    """Texts for a whole chat; a session's opening line sometimes starts with a greeting.
+
+    A text holding several messages (a burst) joins them with a newline; assembly splits them.
+    """
     out: list[str] = []
     for i, (line, at) in enumerate(zip(lines, times)):
         text = render_line(line, at, ctx, rng)
@@ -270,6 +338,12 @@ def realize_chat_template(lines: list[Line], times: list[datetime], ctx: ChatCon
                 text = f"{hello} {text}"
             else:
                 text = f"{hello}! {text}" if rng.random() < 0.5 else f"{hello}, {text}"
+        text = text.replace("\n", " ")
+        if rng.random() < 0.6:
+            parts = burst(text, ctx.voice(line.speaker), rng)
+            if len(parts) > 1:
+                ctx.used.add("burst")
+                text = "\n".join(parts)
         out.append(text)
     return out
 
