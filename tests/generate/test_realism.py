@@ -125,7 +125,8 @@ def test_message_rules():
     ("12:30?", False), ("at 7pm", False), ("7ish?", False), ("at 11 o'clock", False), ("at 6-9:15pm", False),
     ("7pm-9", False), ("half 7", False), ("table for 4", False), ("in 10 mins", False), ("room 4", False),
     ("march 8", False), ("the 8th", False), ("2 people", False), ("3/14", False), ("30 degrees", False),
-    ("end of ep 2!!", False), ("at eight", False),
+    ("end of ep 2!!", False), ("at eight", False), ("fest 12-14 june", False), ("getting 2 for me", False),
+    ("tram 1 to mine", False), ("you have lou at 6 that day", True),
 ])
 def test_bare_hour(text, bare):
     assert gives_bare_hour(text, datetime(2026, 3, 9, 8)) is bare

@@ -53,17 +53,17 @@ _MARKED_BEFORE = re.compile(r"(?:a\.?m|p\.?m|\d[:.]\d{2})\s*(?:-|–|to|till|til
 _NUMBER = re.compile(r"(?<![\w/:.,$£€#+])(\d{1,2})(?![\w/:%'])(?![.,]\d)")
 _AFTER_OK = frozenset(
     "or and works work worked fine good ok okay k then instead not is it's it still sharp latest tho though "
-    "better earliest works? pls please for on at tomorrow tmrw tonight start finish til till until to yeah ya "
-    "cool perfect great same ish".split()
+    "better earliest works? pls please on at tomorrow tmrw tonight start finish til till until to yeah ya "
+    "cool perfect great same ish that this".split()
 )
-"""Words that may follow a bare hour ("9 works", "8 or 9", "7 it is", "8 for dinner")."""
+"""Words that may follow a bare hour ("9 works", "8 or 9", "7 it is", "at 6 that day")."""
 _BEFORE_NO = frozenset(
     "in of x no nr number room gate platform bus line top only all the my our your his her their "
     "about over under ages age aged page level floor step table party group team seats tickets "
     "minus plus times every per each last first next another are were cost costs pay paid owe owes with than "
     "got have has had need bring buy those these pitch court field door terminal studio unit flat apt screen "
     "lane track stage hall block zone ward bay section row seat pier exit suite building ep episode season part "
-    "chapter vol round".split()
+    "chapter vol round tram train route".split()
 )
 """Words after which a lone number is a count, a label or a duration, not an hour ("in 10", "room 4")."""
 _BOOKED_FOR = frozenset("table booking reservation seats tickets room space spot spots party".split())
@@ -79,7 +79,15 @@ def _marked(text: str, start: int, end: int) -> bool:
                 or _MARKED_BEFORE.search(text[max(0, start - 16):start]))
 
 
+_DAY_RANGE = re.compile(
+    r"\s*[-–]\s*\d{1,2}(?:(?:st|nd|rd|th)\b|\s*(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))", re.I
+)
+"""A range of days ("12-14 june", "24-26th"), not of hours."""
+
+
 def _bare_number(text: str, start: int, end: int) -> bool:
+    if _DAY_RANGE.match(text, end):
+        return False
     after = text[end:].lstrip()
     if after and not (after[0] in "?!.,;)-–~…" or has_emoji(after[0]) or after[0] == "\n"):
         nxt = re.match(r"[\w'?]+", after)
@@ -107,12 +115,14 @@ def gives_bare_hour(text: str, at: datetime) -> bool:
       "till 1") without a mark;
     - a number from 1 to 12 standing alone ("fri 8?", "9 works", "7 or 8?", "8 it is"): not part
       of a date that :func:`proevent.timeexpr.date_spans` reads at ``at`` (the message's send time),
-      a longer number, a decimal, a fraction, an amount, an ordinal or a percentage; followed by
-      the end of the message, punctuation, an emoji or one of a few words that go with a time
-      ("or", "works", "then", "instead", "for"...); not after a word that makes it a count, label or
-      duration ("in 10", "room 4", "the 3 of us"), nor after "for" that follows such a word ("table
-      for 4"); not after a capitalised word in mid-sentence other than a weekday ("Studio 5").
+      a longer number, a decimal, a fraction, an amount, an ordinal or a percentage, and not the
+      start of a range of days ("12-14 june"); followed by the end of the message, punctuation, an
+      emoji or one of a few words that go with a time ("or", "works", "then", "instead"...); not
+      after a word that makes it a count, label or duration ("in 10", "room 4", "the 3 of us"), nor
+      after "for" that follows such a word ("table for 4"); not after a capitalised word in
+      mid-sentence other than a weekday ("Studio 5").
 
+    A head count said alone ("ok 3 then") reads as an hour: the rule sees no meaning.
     Words for numbers ("at eight") are not counted.
     """
     spans = time_spans(text)
