@@ -5,8 +5,8 @@ benchmark and the hand-written development set): how well a classifier tells the
 apart (see :mod:`proevent.generate.realism_auc`), message lengths, short messages, repeated
 phrases, emoji, clock times given as a bare number, steps without messages, changes to events of
 the initial timetable, messages and chats per case, and the share of cases showing each phenomenon
-of the shared vocabulary (:data:`PHENOMENA`). The message-level rules live in
-:mod:`proevent.generate.realism_text`.
+of the shared vocabulary (:data:`proevent.generate.phenomena.PHENOMENA`, the one list of tags).
+The message-level rules live in :mod:`proevent.generate.realism_text`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from proevent.generate.phenomena import PHENOMENA
 from proevent.generate.realism_auc import AucResult, classifier_auc
 from proevent.generate.realism_text import four_grams, gives_bare_hour, has_emoji, words
 from proevent.io import Dataset
@@ -26,20 +27,8 @@ from proevent.model import Case, DeleteOp, UpdateOp
 from proevent.model.times import parse_time
 
 REALISM_FORMAT = "proevent.realism/1"
-
-PHENOMENA_STRUCTURE: tuple[str, ...] = (
-    "initial_event_change", "multi_event_chat", "cross_chat_news", "partial_attendance", "join_dropout",
-    "volunteer_task", "others_plan", "organiser_post", "service_booking", "solo_event", "options", "conditional",
-    "announcement", "details_after_yes", "approximate_time", "confirmation_reminder", "lateness",
-    "implicit_cancel", "similar_events",
-)
-"""Phenomenon tags of scenario structure (issue 11, point 1), as cases list them in ``meta.phenomena``."""
-PHENOMENA_SURFACE: tuple[str, ...] = (
-    "bare_hour", "part_of_day", "relative_time", "duration", "self_correction", "reason_other_time",
-    "short_place", "usual_spot", "date_range", "reaction_agreement", "burst",
-)
-"""Phenomenon tags of surface form (issue 11, point 2)."""
-PHENOMENA: tuple[str, ...] = PHENOMENA_STRUCTURE + PHENOMENA_SURFACE
+__all__ = ["PHENOMENA", "REALISM_FORMAT", "RealismReport", "SideFigures", "realism_report", "repeated_phrases",
+           "report_rows", "side_figures"]
 
 SHORT_WORDS = 3
 """A message of at most this many words (:func:`~proevent.generate.realism_text.words`) is short."""
