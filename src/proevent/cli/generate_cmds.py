@@ -98,24 +98,35 @@ def generate(
 @handle_errors
 def validate(
     dataset: Path = typer.Argument(..., help="Dataset folder."),
-    structural_only: bool = typer.Option(False, "--structural-only", help="Skip the semantic checks."),
+    structural_only: bool = typer.Option(False, "--structural-only", help="Skip the semantic checks (no flags)."),
+    strict: bool = typer.Option(False, "--strict", help="Review flags fail too (exit 1 when there is one)."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the report as JSON."),
-    limit: int = typer.Option(50, help="Print at most this many errors and warnings."),
+    limit: int = typer.Option(50, help="Print at most this many errors, flags and warnings."),
 ) -> None:
-    """Check a dataset's structure and gold (exit 1 when there is an error)."""
+    """Check a dataset: structural errors (exit 1) and review flags, values a reader cannot find in
+    the chats (exit 0 unless --strict)."""
     from proevent.generate.validate import validate_dataset
     from proevent.io import load_dataset
 
     ds = load_dataset(dataset)
     report = validate_dataset(ds, semantic=not structural_only)
-    for issue in (report.errors + report.warnings)[:limit]:
-        style = "red" if issue.severity == "error" else "yellow"
-        err_console.print(f"[{style}]{issue.severity}[/{style}] {issue}", highlight=False)
+    styles = {"error": "red", "flag": "magenta", "warning": "yellow"}
+    for issue in (report.errors + report.flags + report.warnings)[:limit]:
+        style = styles[issue.severity]
+        err_console.print(f"[{style}]{issue.severity}[/{style}] \\[{issue.code}] {issue}", highlight=False)
     if json_out:
         json_out.write_text(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    console.print(f"{report.cases} cases: {len(report.errors)} errors, {len(report.warnings)} warnings"
-                  + (f" {report.by_reason()}" if report.errors else ""), highlight=False)
-    if report.errors:
+    flags = len(report.flags)
+    console.print(
+        f"{report.cases} cases: {len(report.errors)} errors"
+        + (f" {report.by_reason()}" if report.errors else "")
+        + f", {flags} flag{'' if flags == 1 else 's'}"
+        + (f" in {len(report.flagged_cases())} cases {report.flags_by_reason()}" if flags else "")
+        + f", {len(report.warnings)} warnings"
+        + (" (--strict: flags fail)" if strict and flags else ""),
+        highlight=False, markup=False,
+    )
+    if not report.passed(strict=strict):
         raise typer.Exit(1)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from proevent.generate.assemble import CasePlan, CaseRejected, finish_case, plan_case
 from proevent.generate.config import GeneratorConfig
 from proevent.generate.realize.template import realize_chat_template
-from proevent.generate.validate import validate_case
+from proevent.generate.validate import READABILITY_FLAGS, validate_case
 from proevent.model import Case
 
 Progress = Callable[[int, int], None]
@@ -52,7 +52,9 @@ def build_case(index: int, attempt: int, config: GeneratorConfig) -> Case:
 
 
 def checked(case: Case) -> Case:
-    errors = [i for i in validate_case(case) if i.severity == "error"]
+    """``case`` when it passes validation with the readability flags as errors (generated text must
+    always say its values: :data:`~proevent.generate.validate.READABILITY_FLAGS`)."""
+    errors = [i for i in validate_case(case, strict=READABILITY_FLAGS) if i.severity == "error"]
     if errors:
         raise CaseRejected(errors[0].code)
     return case
