@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import ValidationError
 
 from proevent.generate.contacts import contact_pool
+from proevent.generate.phenomena import PHENOMENA
 from proevent.io import write_dataset
 from proevent.model import (
     AnyOp,
@@ -45,18 +46,6 @@ NAME = "proevent-handwritten"
 VERSION = "1.0.0"
 CREATED = "2026-03-01T00:00"
 """Pinned, so that a rebuild gives the same ``dataset.json``."""
-
-PHENOMENA: tuple[str, ...] = (
-    # scenario structure
-    "initial_event_change", "multi_event_chat", "cross_chat_news", "partial_attendance", "join_dropout",
-    "volunteer_task", "others_plan", "organiser_post", "service_booking", "solo_event", "options",
-    "conditional", "announcement", "details_after_yes", "approximate_time", "confirmation_reminder",
-    "lateness", "implicit_cancel", "similar_events",
-    # surface forms
-    "bare_hour", "part_of_day", "relative_time", "duration", "self_correction", "reason_other_time",
-    "short_place", "usual_spot", "date_range", "reaction_agreement", "burst",
-)
-"""The shared phenomenon tags (team notes of issue 11)."""
 
 HEADER_KEYS: tuple[str, ...] = ("category", "subcategory", "phenomena", "user", "timezone", "start", "window")
 
