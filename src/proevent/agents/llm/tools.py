@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proevent.agents.llm.prompts import PROMPT_VERSION
 from proevent.agents.protocol import Observation
-from proevent.agents.timecalc import add_duration, resolve_date, weekday_name
 from proevent.model import parse_time
+from proevent.timeexpr import add_duration, resolve_date, weekday_name
 
 
 class _Args(BaseModel):

@@ -1,0 +1,265 @@
+"""Clock times in a message, read as people mean them (the time half of :func:`proevent.timeexpr.read`).
+
+The explicit phrases are those of :func:`proevent.timeexpr.time_spans`. On top of them this
+module reads what real chats write: ranges without am/pm ("7-9", "9 till 1"), bare hours licensed
+by their context (next to a day, "fri 8?", "8 tmrw"; a proposal or an agreement, "say 8", "9
+works", "8?"; an option, "7 or 8"; a correction, "wait no, 8 not 7"; an approximation, "about 8")
+and hours in words ("at seven", "half seven"). A number that a price, a count, an address, a
+street, a date or a duration explains is not a clock time ("£8", "8 of us", "12 Mill Road",
+"table for 8", "the 8th", "for 2 hours").
+
+An hour without am/pm keeps both readings in ``times``; ``best`` prefers, in order, the part of
+the day said in the message ("8 tonight", "sat morning at 9"), the caller's usual hours for the
+event (``usual_hours``), the usual hours of an activity the message names ("dinner at 7"), and
+else 1-7 as afternoon or evening and 8-11 as morning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+
+from proevent.timeexpr.mentions import Clock, ClockMention, DayMention, PartOfDay
+from proevent.timeexpr.spans import both_halves, default_pick, time_spans
+from proevent.timeexpr.vocabulary import alternation, vocabulary
+
+_V = vocabulary()
+Hours = tuple[int, int]
+
+_RE_ACTIVITY = re.compile(rf"\b({alternation(_V.activity_hours)})\b", re.I)
+_RE_WEEKDAY = re.compile(rf"(?:next\s+|this\s+)?(?:{alternation([*_V.weekdays, *_V.weekday_abbreviations])})\.?",
+                         re.I)
+_AMPM_AHEAD = r"\s*(?:a\.?m\b|p\.?m\b|a\.m\.|p\.m\.)"
+_RE_RANGE = re.compile(
+    r"(?<![\d:.£$€/#])\b(?:(from|between)\s+)?(\d{1,2})(?:([:.])(\d{2}))?\s*(-|–|to|till|til|until|and)\s*"
+    rf"(\d{{1,2}})(?:([:.])(\d{{2}}))?\b(?!{_AMPM_AHEAD}|[:.]\d|\s*(?:st|nd|rd|th)\b|\s*-?ish)", re.I)
+_RE_NUMBER = re.compile(
+    r"(?<![\w£$€#.,:/'’-])(\d{1,2})(?:\.(\d{2}))?(?![\w%:/'’]|[.,]\d|" + _AMPM_AHEAD + ")", re.I)
+_HOUR_WORDS = {w: n for w, n in _V.number_words.items() if 1 <= n <= 12}
+_RE_HOUR_WORD = re.compile(
+    rf"\b(?:(at|around|about|by|till|until|from|half past|half|quarter past|quarter to)\s+)?"
+    rf"({alternation(_HOUR_WORDS)})(?:[\s-](thirty|fifteen|forty[\s-]five|o'?clock))?(\s*-?ish)?(?![\w'’-])", re.I)
+_RE_MONTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:{alternation([*_V.months, *_V.month_abbreviations])})\b", re.I)
+_RE_FOLLOWER = re.compile(rf"\s*(?:{alternation(_V.non_time_followers)})(?![\w])", re.I)
+_RE_COUNT_BEFORE = re.compile(rf"(?:^|\b)(?:{alternation(_V.count_before)})\s*$", re.I)
+_RE_ADDRESS = re.compile(
+    rf"\s+(?:[A-Z][\w'’-]*\s+){{1,3}}(?:{alternation([*_V.street_words_capitalised, *_V.street_words_lowercase_ok])})"
+    rf"\b(?!\w)", re.I)
+_RE_ADDRESS_CAPS = re.compile(r"\s+[A-Z]")
+_RE_ADDRESS_LOWER = re.compile(
+    rf"\s+(?:[a-z][\w'’-]*\s+){{1,2}}(?:{alternation(_V.street_words_lowercase_ok)})\b", re.I)
+_RE_PROPOSAL = re.compile(rf"\b(?:{alternation(_V.proposal_before)})\s+$", re.I)
+_RE_APPROX = re.compile(rf"\b(?:{alternation(_V.approximate_before)})\s+$", re.I)
+_RE_AGREEMENT = re.compile(rf"\s*(?:{alternation(_V.agreement_after)})(?!\w)", re.I)
+_CONTRAST = alternation(_V.contrast_words)
+_RE_CONTRAST_AFTER = re.compile(rf"\s*,?\s*(?:{_CONTRAST})\s+(?:at\s+)?\d", re.I)
+_RE_CONTRAST_BEFORE = re.compile(rf"\b(?:{_CONTRAST})\s+(?:at\s+)?$", re.I)
+_RE_CORRECTION_BEFORE = re.compile(
+    rf"(?:\b(?:{alternation(_V.correction_markers)})\b|^\s*\*)[\s,.:;!—–-]*(?:(?:i\s+)?(?:meant|mean)\s+)?"
+    r"(?:(?:it'?s|its)\s+|make (?:it|that)\s+)?(?:at\s+)?$", re.I)
+_RE_OPTION_AFTER = re.compile(r"\s*(?:or|/)\s*(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:\?|!|$|,|\.|works|ok|am|pm)", re.I)
+_RE_OR_BEFORE = re.compile(r"\d\s*(?:or|/)\s*(?:at\s+)?$", re.I)
+_RE_DAY_GAP_BEFORE = re.compile(r"\s*,?\s*(?:at\s+|@\s*|around\s+|about\s+|like\s+)?", re.I)
+_RE_DAY_GAP_AFTER = re.compile(r"\s*,?\s*(?:on\s+)?", re.I)
+_RE_ONLY = re.compile(r"[\s?!.,*]*")
+_RE_EXPLICIT = re.compile(r"[ap]\.?m\b|[ap]\.m\.|:\d\d|noon|midday|midnight", re.I)
+_RE_APPROX_AFTER = re.compile(r"\s*(?:or so|-?ish)\b", re.I)
+_RE_UNTIL = re.compile(r"(?:until|till|til)\b", re.I)
+_RE_LINK = re.compile(
+    rf"(?:[\s,.:;!?—–*-]|\b(?:or|{_CONTRAST}|{alternation(_V.correction_markers)}|i meant|i mean|make it|at)\b)+", re.I)
+
+
+def usual_hours(text: str) -> Hours | None:
+    """The usual hours of the first activity ``text`` names ("Dinner with Tom" → (17, 24)), else ``None``."""
+    m = _RE_ACTIVITY.search(text)
+    return _V.activity_hours[m.group(1).lower()] if m else None
+
+
+def prefer(cands: Iterable[Clock], *hints: Hours | None) -> Clock:
+    """The reading of an hour without am/pm: the one candidate inside the first hint that has
+    exactly one, else the common default (1-7 afternoon or evening, 8-11 morning)."""
+    options = set(cands)
+    for hours in hints:
+        if hours is not None:
+            inside = [c for c in options if hours[0] <= c[0] < hours[1]]
+            if len(inside) == 1:
+                return inside[0]
+    return default_pick(options)
+
+
+def _hm(h: str, m: str | None, sep: str | None) -> set[Clock]:
+    """The candidates of a number read as a clock time: 1-12 both halves, 0 and 13-23 with minutes only."""
+    hour, minute = int(h), int(m or 0)
+    if minute > 59 or (sep == "." and minute % 15) or hour > 23:
+        return set()
+    if not 1 <= hour <= 12:
+        return {(hour, minute)} if sep == ":" else set()
+    return both_halves(hour, minute)
+
+
+def _negative(text: str, start: int, end: int) -> bool:
+    """A number that is a price, a count, an address or a unit, not a clock time."""
+    before = text[max(0, start - 16):start]
+    if before.endswith(("£", "$", "€", "#")) or _RE_COUNT_BEFORE.search(before):
+        return True
+    if _RE_FOLLOWER.match(text, end) or _RE_MONTH_AFTER.match(text, end):
+        return True
+    if _RE_ADDRESS_CAPS.match(text, end) and _RE_ADDRESS.match(text, end):
+        return True
+    m = _RE_ADDRESS_LOWER.match(text, end)
+    return bool(m and not any(w.lower() in _V.anchor_stops for w in m.group(0).split()[:-1]))
+
+
+def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken: list[tuple[int, int]],
+                hint: Hours | None = None) -> list[ClockMention]:
+    """The clock times of ``text``; ``taken`` are spans already read as something else (days,
+    durations, relative times), ``hint`` the caller's usual hours for the event."""
+    part = next((p.hours for p in parts), None)
+    activity = usual_hours(text)
+    out: list[ClockMention] = []
+
+    def free(a: int, b: int) -> bool:
+        return not any(x < b and a < y for x, y in taken) and not any(
+            c.start < b and a < c.end and (c.start, c.end) != (a, b) for c in out)
+
+    def pick(cands: set[Clock], a: int, b: int) -> Clock:
+        local = _local_part(text, a, b, parts)
+        return prefer(cands, local, part, hint, activity)
+
+    def approx(a: int, b: int) -> bool:
+        return bool(_RE_APPROX.search(text[max(0, a - 20):a]) or _RE_APPROX_AFTER.match(text, b)
+                    or re.match(r"(?:around|about|roughly|like|approx)\b", text[a:b], re.I) or "ish" in text[a:b])
+
+    legacy = time_spans(text)
+    ranges = _ranges(text, days, parts, hint, activity, pick)
+    for s in legacy:
+        phrase = text[s.start:s.end]
+        bare = not _RE_EXPLICIT.search(phrase)
+        if any(r.start < s.end and s.start < r.end for r in ranges) and bare:
+            continue  # "7 till 10": the range reads both
+        number = list(re.finditer(r"\d+", phrase))
+        at = s.start + number[-1].start() if number else s.start
+        if not free(s.start, s.end) or bare and _negative(text, at, s.end):
+            continue
+        twin = any(o is not s and o.start == s.start for o in legacy)  # "7-9pm": its own start and end
+        best = s.best if twin or len(s.times) == 1 else pick(set(s.times), s.start, s.end)
+        role = "end" if _RE_UNTIL.match(phrase) else s.role  # "till 10" said alone ends something
+        out.append(ClockMention(s.start, s.end, s.times, best, role, bare or len(s.times) > 1,
+                                approx(s.start, s.end)))
+    for r in ranges:
+        if free(r.start, r.end):
+            out.append(r)
+    for m in _RE_NUMBER.finditer(text):
+        cands = _hm(m.group(1), m.group(2), "." if m.group(2) else None)
+        if not cands or not free(m.start(), m.end()) or _negative(text, m.start(), m.end()):
+            continue
+        if not (m.group(2) or _licensed(text, m, days, parts)):
+            continue  # "7.30" (quarter hours after a dot) is a time by its form
+        out.append(ClockMention(m.start(), m.end(), frozenset(cands), pick(cands, m.start(), m.end()), "start",
+                                True, approx(m.start(), m.end())))
+    for m in _RE_HOUR_WORD.finditer(text):
+        cands = _word_clock(m)
+        if cands and free(m.start(), m.end()) and not _negative(text, m.start(), m.end()):
+            if m.group(1) or m.group(3) or m.group(4) or _licensed(text, m, days, parts):
+                out.append(ClockMention(m.start(), m.end(), frozenset(cands), pick(cands, m.start(), m.end()),
+                                        "start", True, approx(m.start(), m.end())))
+    out.sort(key=lambda c: (c.start, c.role != "start"))
+    if not (part or hint or activity):
+        out = _same_half(text, out)
+    return _ends(text, out)
+
+
+def _local_part(text: str, a: int, b: int, parts: list[PartOfDay]) -> Hours | None:
+    """The part of the day said right next to a time ("8 tonight", "sat morning at 9")."""
+    for p in parts:
+        if p.end <= a and not text[p.end:a].strip(" ,@at") or b <= p.start and not text[b:p.start].strip(" ,"):
+            return p.hours
+    return None
+
+
+def _word_clock(m: re.Match[str]) -> set[Clock]:
+    lead = (m.group(1) or "").lower()
+    h = _HOUR_WORDS[m.group(2).lower()]
+    tail = (m.group(3) or "").lower().replace("-", " ")
+    if lead.startswith("half"):
+        return both_halves(h, 30) if not tail else set()
+    if lead.startswith("quarter"):
+        return set() if tail else both_halves(h, 15) if lead.endswith("past") else both_halves((h - 2) % 12 + 1, 45)
+    minute = {"thirty": 30, "fifteen": 15, "forty five": 45}.get(tail, 0)
+    return both_halves(h, minute)
+
+
+def _licensed(text: str, m: re.Match[str], days: list[DayMention], parts: list[PartOfDay]) -> bool:
+    """Whether the context makes a bare number a clock time (see the module docstring)."""
+    a, b = m.start(), m.end()
+    before, after = text[max(0, a - 40):a], text[b:]
+    for d in days:
+        if d.end <= a and _RE_DAY_GAP_BEFORE.fullmatch(text, d.end, a):
+            if _RE_WEEKDAY.fullmatch(text[d.start:d.end]) and int(m.group(1)) == d.best.day:
+                return False  # "Sat 14": the date of that Saturday, not 14:00
+            return True
+        if b <= d.start and _RE_DAY_GAP_AFTER.fullmatch(text, b, d.start):
+            return True
+    if any(p.end <= a and _RE_DAY_GAP_BEFORE.fullmatch(text, p.end, a)
+           or b <= p.start and _RE_DAY_GAP_AFTER.fullmatch(text, b, p.start) for p in parts):
+        return True
+    if _RE_ONLY.fullmatch(text, 0, a) and _RE_ONLY.fullmatch(text, b):
+        return True  # the whole message: "8?"
+    return bool(_RE_PROPOSAL.search(before) or _RE_APPROX.search(before) or _RE_APPROX_AFTER.match(text, b)
+                or _RE_AGREEMENT.match(after) or _RE_CONTRAST_AFTER.match(after) or _RE_CONTRAST_BEFORE.search(before)
+                or _RE_CORRECTION_BEFORE.search(before) or _RE_OPTION_AFTER.match(after) or _RE_OR_BEFORE.search(before)
+                or re.match(r"\s*\*", after) and _RE_ONLY.fullmatch(text, 0, a))
+
+
+def _ranges(text, days, parts, hint, activity, pick) -> list[ClockMention]:  # noqa: ANN001
+    """Ranges without am/pm ("7-9", "from 7 till 10", "between 6 and 8")."""
+    out: list[ClockMention] = []
+    context = bool(days or parts or hint or activity)
+    for m in _RE_RANGE.finditer(text):
+        lead, sep = (m.group(1) or "").lower(), m.group(5).lower()
+        if sep == "and" and lead != "between":
+            continue
+        licensed = (lead or context or _RE_ONLY.fullmatch(text, 0, m.start()) or _RE_AGREEMENT.match(text, m.end())
+                    or _RE_PROPOSAL.search(text, 0, m.start()))
+        if sep in ("-", "–") and not licensed:
+            continue  # "we lost 3-5": a score
+        if _negative(text, m.start(2), m.end()) or _RE_MONTH_AFTER.match(text, m.end()):
+            continue
+        starts, ends = _hm(m.group(2), m.group(4), m.group(3)), _hm(m.group(6), m.group(8), m.group(7))
+        if not starts or not ends:
+            continue
+        s = pick(starts, m.start(), m.end())
+        later = sorted(e for e in ends if 0 < (e[0] * 60 + e[1]) - (s[0] * 60 + s[1]) <= 12 * 60)
+        if not later:
+            continue
+        bare_s, bare_e = m.group(3) != ":", m.group(7) != ":"
+        out.append(ClockMention(m.start(), m.end(), frozenset(starts), s, "start", bare_s))
+        out.append(ClockMention(m.start(), m.end(), frozenset(ends), later[0], "end", bare_e))
+    return out
+
+
+def _same_half(text: str, clocks: list[ClockMention]) -> list[ClockMention]:
+    """Two bare hours offered or corrected against each other ("7 or 8?", "8 not 7") are read in
+    the same half of the day: the default reads 7 as 19:00 but 8 as 08:00, so both go to the evening."""
+    out = list(clocks)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if not (a.bare and b.bare and len(a.times) == len(b.times) == 2 and _RE_LINK.fullmatch(text, a.end, b.start)):
+            continue
+        if (a.best[0] < 12) != (b.best[0] < 12):
+            out[i], out[i + 1] = (replace(c, best=max(c.times)) for c in (a, b))
+    return out
+
+
+def _ends(text: str, clocks: list[ClockMention]) -> list[ClockMention]:
+    """An end ("till 10", "until half 9") after a start reads as the first candidate after that start."""
+    out: list[ClockMention] = []
+    for c in clocks:
+        starts = [o for o in out if o.role == "start" and o.start < c.start]
+        if c.role == "end" and starts and len(c.times) > 1 and not any(o.start == c.start for o in out):
+            s = starts[-1].best
+            later = sorted(t for t in c.times if t > s)
+            c = ClockMention(c.start, c.end, c.times, later[0] if later else c.best, "end", c.bare, c.approximate)
+        out.append(c)
+    return out

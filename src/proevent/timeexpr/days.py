@@ -1,0 +1,139 @@
+"""Days, parts of the day and date ranges in a message (the day half of :func:`proevent.timeexpr.read`).
+
+Days are the phrases of :func:`proevent.timeexpr.date_spans` (a bare ordinal naming a street, "on
+5th", left out as the agents do) plus a few spellings only this reader knows ("tonite", "this
+arvo"). A part of the day is read with the day it follows ("sat morning", "tmrw night", "fri eve")
+or on its own ("tonight", "in the morning": the message's only day, if it says one). A date range
+is two days joined by "to", "-", "till", "through" ("fri to sun", "mon-wed", "the 12th-14th",
+"12-14 March") or a weekend ("this weekend"); the days inside a range take the range's reading,
+so "fri to sun" said on a Saturday ends on the Sunday after that Friday, not tomorrow.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date, datetime, timedelta
+
+from proevent.timeexpr.mentions import DateRange, DayMention, PartOfDay
+from proevent.timeexpr.picks import _street_number
+from proevent.timeexpr.resolve import month_day_dates, ordinal_date, relative_day, weekday_date, weekend
+from proevent.timeexpr.spans import date_spans
+from proevent.timeexpr.vocabulary import alternation, vocabulary
+
+_V = vocabulary()
+_WD = alternation([*_V.weekdays, *_V.weekday_abbreviations])
+_MONTH = alternation([*_V.months, *_V.month_abbreviations])
+_TO = r"\s*(?:-|–|—|->|\bto\b|\btill\b|\btil\b|\buntil\b|\bthru\b|\bthrough\b)\s*"
+_RE_MORE_DAYS = re.compile(rf"\b({alternation([*_V.more_relative_days, *_V.day_part_words])})\b", re.I)
+_RE_DAY_PART = re.compile(rf"\b({alternation(_V.day_part_words)})\b", re.I)
+_RE_PART = re.compile(rf"\b({alternation(_V.part_words)})\b", re.I)
+_RE_PART_AFTER_DAY = re.compile(rf"\s*,?\s*(?:in the\s+|at\s+)?({alternation(_V.part_words)})\b", re.I)
+_RE_PART_ALONE = re.compile(rf"\b(?:in the|this)\s+({alternation(_V.part_words)})\b", re.I)
+_RE_WD_RANGE = re.compile(
+    rf"\b(?:from\s+|between\s+)?(?:(next|this)\s+)?({_WD})\b\.?(?:{_TO}|\s+and\s+)(?:(?:next|this)\s+)?({_WD})\b\.?",
+    re.I)
+_ORD = r"(\d{1,2})(st|nd|rd|th)?"
+_RE_NUM_RANGE = re.compile(
+    rf"(?<![\d:.£$€])\b(?:from\s+)?(?:the\s+)?{_ORD}{_TO}(?:the\s+)?{_ORD}\b(?:\s+(?:of\s+)?({_MONTH})\b)?", re.I)
+_RE_MONTH_RANGE = re.compile(rf"\b({_MONTH})\.?\s+{_ORD}{_TO}{_ORD}\b(?![:.]\d)", re.I)
+_RE_WEEKEND = re.compile(
+    rf"\b(this|next|the|this coming)\s+({alternation(_V.weekend_words)})\b", re.I)
+
+
+def read_days(text: str, ref: datetime) -> tuple[list[DayMention], list[PartOfDay], list[DateRange]]:
+    """The days, parts of the day and date ranges of ``text`` said at ``ref``, each in text order."""
+    today = ref.date()
+    days = [DayMention(s.start, s.end, s.days, s.best) for s in date_spans(text, ref) if not _street_number(text, s)]
+    for m in _RE_MORE_DAYS.finditer(text):
+        if not any(d.start < m.end() and m.start() < d.end for d in days):
+            word = m.group(1).lower()
+            d = today if word in _V.day_part_words else relative_day(word, today)
+            days.append(DayMention(m.start(), m.end(), frozenset({d}), d))
+    days.sort(key=lambda d: d.start)
+    ranges, seconds = _ranges(text, today)
+    days = [_in_range(d, ranges, seconds) for d in days]
+    return days, _parts(text, days, today), ranges
+
+
+def _parts(text: str, days: list[DayMention], today: date) -> list[PartOfDay]:
+    out: list[PartOfDay] = []
+
+    def add(start: int, end: int, part: str, day: date | None) -> None:
+        if not any(p.start < end and start < p.end for p in out):
+            out.append(PartOfDay(start, end, part, _V.parts_of_day[part], day))
+
+    for m in _RE_DAY_PART.finditer(text):  # "tonight", "this morning": a day and its part in one phrase
+        add(m.start(), m.end(), _V.day_part_words[m.group(1).lower()], _day_at(days, m))
+    for d in days:
+        m = _RE_PART_AFTER_DAY.match(text, d.end)
+        if m:
+            add(d.start, m.end(), _V.part_words[m.group(1).lower()], d.best)
+    only = days[0].best if len({d.best for d in days}) == 1 else None
+    for m in _RE_PART_ALONE.finditer(text):
+        word = m.group(1).lower()
+        if word not in _V.parts_after_day_only:
+            day = only if m.group(0).lower().startswith("in ") else today
+            add(m.start(), m.end(), _V.part_words[word], day)
+    return sorted(out, key=lambda p: p.start)
+
+
+def _day_at(days: list[DayMention], m: re.Match[str]) -> date | None:
+    """The day of the day mention that overlaps the match ("tonight" is itself a day mention)."""
+    for d in days:
+        if d.start < m.end() and m.start() < d.end:
+            return d.best
+    return None
+
+
+def _ranges(text: str, today: date) -> tuple[list[DateRange], list[int]]:
+    """The ranges in text order, and where the second day of each begins."""
+    out: list[tuple[DateRange, int]] = []
+
+    def add(m: re.Match[str], first: date | None, last: date | None, second: int | None = None) -> None:
+        if first is None or last is None or last <= first or (last - first).days > 31:
+            return
+        if not any(r.start < m.end() and m.start() < r.end for r, _ in out):
+            out.append((DateRange(m.start(), m.end(), first, last), m.end() if second is None else second))
+
+    for m in _RE_WD_RANGE.finditer(text):
+        first = weekday_date(m.group(2), today, m.group(1))
+        span = (_V.weekday_number(m.group(3)) - first.weekday()) % 7 or 7
+        add(m, first, first + timedelta(days=span), m.start(3))
+    for m in _RE_MONTH_RANGE.finditer(text):
+        month = _V.month_number(m.group(1))
+        firsts = sorted(d for d in month_day_dates(month, int(m.group(2)), today) if d >= today)
+        if firsts:
+            add(m, firsts[0], _same_month(firsts[0], int(m.group(4))), m.start(4))
+    for m in _RE_NUM_RANGE.finditer(text):
+        if not (m.group(2) or m.group(4) or m.group(5)):
+            continue  # "7-9" alone is a clock range; "the 12th-14th", "12-14 March" are days
+        d1, d2 = int(m.group(1)), int(m.group(3))
+        if m.group(5):
+            firsts = sorted(d for d in month_day_dates(_V.month_number(m.group(5)), d1, today) if d >= today)
+            first = firsts[0] if firsts else None
+        else:
+            first = ordinal_date(d1, today)
+        last = None if first is None else _same_month(first, d2) if d2 > d1 else ordinal_date(d2, first)
+        add(m, first, last, m.start(3))
+    for m in _RE_WEEKEND.finditer(text):
+        mod = m.group(1).lower()
+        add(m, *weekend(today, "next" if mod == "next" else None))
+    out.sort(key=lambda p: p[0].start)
+    return [r for r, _ in out], [second for _, second in out]
+
+
+def _same_month(first: date, day: int) -> date | None:
+    try:
+        return first.replace(day=day)
+    except ValueError:
+        return None
+
+
+def _in_range(d: DayMention, ranges: list[DateRange], seconds: list[int]) -> DayMention:
+    """A day inside a range reads as the range's first or last day ("sun" in "fri to sun")."""
+    for r, second in zip(ranges, seconds):
+        if r.start <= d.start and d.end <= r.end:
+            pick = r.first if d.end <= second else r.last
+            return replace(d, days=frozenset({pick}), best=pick)
+    return d

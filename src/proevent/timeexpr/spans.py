@@ -1,0 +1,243 @@
+"""Date and clock-time phrases with every value they may denote: the validator's and the agents' base reading.
+
+:func:`date_spans` and :func:`time_spans` find every date or clock-time phrase with its place in
+the text, the set of values it may denote (a bare "at 7" is 07:00 or 19:00; "next Friday" said on
+a Wednesday is the Friday of the following week, or loosely the nearest one) and the one reading
+a careful reader would pick (``best``). :func:`date_mentions`, :func:`extract_dates`,
+:func:`time_mentions` and :func:`extract_times` are the candidate-set views the generator's
+validator uses: a gold value counts as expressed when it is among the candidates.
+
+These functions read only explicit phrases; :func:`proevent.timeexpr.read` adds the forms that
+need context (bare hours, parts of the day, times relative to another event, corrections).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from proevent.timeexpr.resolve import (
+    coming_weekday,
+    month_day_dates,
+    next_week_weekday,
+    ordinal_date,
+    relative_day,
+)
+from proevent.timeexpr.vocabulary import alternation, vocabulary
+
+_V = vocabulary()
+WEEKDAYS = _V.weekdays
+MONTHS = _V.months
+
+_WD_NAMES = alternation([*WEEKDAYS, *_V.weekday_abbreviations])
+_MONTH_NAMES = alternation([*MONTHS, *_V.month_abbreviations])
+_DATE_FOLLOWS = (  # "Tuesday the 22nd" / "Tuesday, September 22": the date, not the nearest Tuesday
+    rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|,?\s+(?:{_MONTH_NAMES})\b"
+    rf"|,?\s+\d{{1,2}}\s+(?:{_MONTH_NAMES}))"
+)
+_RE_WEEKDAY = re.compile(rf"\b(next\s+|this\s+)?({_WD_NAMES})\b\.?(\s+next\s+week)?{_DATE_FOLLOWS}", re.I)
+_RE_ORDINAL = re.compile(
+    r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:floor|of\s+(?!" + _MONTH_NAMES + r")))", re.I
+)
+_RE_MONTH_DAY = re.compile(
+    rf"\b({_MONTH_NAMES})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:am|pm|a\.m|p\.m|[:.]\d|ish))", re.I
+)
+_RE_DAY_MONTH = re.compile(
+    rf"(?<![:.\d])\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_NAMES})\b(?!\s+\d{{1,2}}(?:st|nd|rd|th)\b)", re.I
+)
+_RE_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_RE_RELATIVE = re.compile(rf"\b({alternation(_V.relative_days)})\b", re.I)
+
+
+@dataclass(frozen=True)
+class DateSpan:
+    """A date phrase: where it stands, every day it may denote, and the reading to pick."""
+
+    start: int
+    end: int
+    days: frozenset[date]
+    best: date
+
+
+@dataclass(frozen=True)
+class TimeSpan:
+    """A clock-time phrase; ``role`` is ``"end"`` for the end of a range ("7-9pm", "until 9pm")."""
+
+    start: int
+    end: int
+    times: frozenset[tuple[int, int]]
+    best: tuple[int, int]
+    role: str = "start"
+
+
+def _date_spans(text: str, ref: datetime) -> list[DateSpan]:
+    """Date phrases in the order the patterns find them (earlier patterns win overlaps)."""
+    today = ref.date()
+    out: list[DateSpan] = []
+
+    def add(m: re.Match[str], days: set[date], best: date | None = None) -> None:
+        if days and not any(o.start <= m.start() < o.end for o in out):
+            future = sorted(d for d in days if d >= today)
+            pick = best or (future[0] if future else max(days))
+            out.append(DateSpan(m.start(), m.end(), frozenset(days), pick))
+
+    for m in _RE_ISO_DATE.finditer(text):
+        try:
+            add(m, {date(int(m.group(1)), int(m.group(2)), int(m.group(3)))})
+        except ValueError:
+            pass
+    for m in _RE_RELATIVE.finditer(text):
+        add(m, {relative_day(m.group(1), today)})
+    for m in _RE_MONTH_DAY.finditer(text):
+        add(m, month_day_dates(_V.month_number(m.group(1)), int(m.group(2)), today))
+    for m in _RE_DAY_MONTH.finditer(text):
+        add(m, month_day_dates(_V.month_number(m.group(2)), int(m.group(1)), today))
+    for m in _RE_WEEKDAY.finditer(text):
+        wd = _V.weekday_number(m.group(2))
+        nearest = coming_weekday(wd, today)
+        if m.group(1) and m.group(1).strip().lower() == "next" or m.group(3):
+            following = next_week_weekday(wd, today)
+            add(m, {following, nearest}, following)  # "next Friday": the following week's
+        else:
+            add(m, {nearest})
+    for m in _RE_ORDINAL.finditer(text):
+        d = ordinal_date(int(m.group(1)), today)
+        if d is not None:
+            add(m, {d})
+    return out
+
+
+def date_spans(text: str, ref: datetime) -> list[DateSpan]:
+    """The date phrases of ``text`` said at ``ref``, in text order; where two overlap ("the 11th"
+    inside "the 11th of April") the longer one is the phrase."""
+    spans = _date_spans(text, ref)
+    kept = [s for s in spans if not any(o is not s and o.start < s.end and s.start < o.end
+                                        and o.end - o.start > s.end - s.start for o in spans)]
+    return sorted(kept, key=lambda s: s.start)
+
+
+def date_mentions(text: str, ref: datetime) -> list[set[date]]:
+    """One candidate set per date phrase of ``text`` said at ``ref``."""
+    return [set(s.days) for s in _date_spans(text, ref)]
+
+
+def extract_dates(text: str, ref: datetime) -> set[date]:
+    """Every day that a phrase of ``text``, said at ``ref``, may denote."""
+    return set().union(*date_mentions(text, ref))
+
+
+_AMPM = r"(a\.?m\.?|p\.?m\.?)"
+_RE_RANGE = re.compile(
+    rf"\b(\d{{1,2}})(?:[:.](\d{{2}}))?\s*(?:-|–|to|until|till|til)\s*(\d{{1,2}})(?:[:.](\d{{2}}))?\s*{_AMPM}(?![a-z])",
+    re.I,
+)
+_RE_CLOCK = re.compile(rf"\b(\d{{1,2}}):(\d{{2}})(?:\s*{_AMPM}(?![a-z]))?", re.I)
+_RE_DOT_AMPM = re.compile(rf"\b(\d{{1,2}})\.(\d{{2}})\s*{_AMPM}(?![a-z])", re.I)
+_RE_H_AMPM = re.compile(rf"\b(\d{{1,2}})\s*{_AMPM}(?![a-z])", re.I)
+_RE_ISH = re.compile(r"\b(\d{1,2})\s*-?ish\b", re.I)
+_RE_HALF = re.compile(r"\bhalf(?:\s+past)?\s+(\d{1,2})\b", re.I)
+_RE_QUARTER = re.compile(r"\bquarter\s+(past|to)\s+(\d{1,2})\b", re.I)
+_RE_BARE = re.compile(
+    r"\b(?:at|around|by|until|till|from|@)\s+(\d{1,2})\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|%|st|nd|rd|th))"
+    rf"(?!\s+(?:of\s+)?(?:{_MONTH_NAMES})\b)",
+    re.I,
+)
+_RE_OCLOCK = re.compile(r"\b(\d{1,2})\s*o'?clock\b", re.I)
+_RE_WORDS = re.compile(r"\b(noon|midday|midnight)\b", re.I)
+
+
+def with_suffix(h: int, suffix: str) -> int | None:
+    """The hour of "``h`` am/pm" (``None`` when ``h`` is not 1-12)."""
+    if not 1 <= h <= 12:
+        return None
+    pm = suffix.lower().startswith("p")
+    return (h % 12) + (12 if pm else 0)
+
+
+def both_halves(h: int, minute: int) -> set[tuple[int, int]]:
+    """The clock times an hour without am/pm may be: 7 → 07:00 and 19:00; 0 and 12-23 only themselves."""
+    if not 0 <= h <= 23 or not 0 <= minute <= 59:
+        return set()
+    out = {(h, minute)}
+    if 1 <= h <= 11:
+        out.add((h + 12, minute))
+    return out
+
+
+def default_pick(cands: set[tuple[int, int]] | frozenset[tuple[int, int]]) -> tuple[int, int]:
+    """The likelier reading of an hour without am/pm: 1-7 in the afternoon or evening, 8-11 morning."""
+    if len(cands) == 1:
+        return next(iter(cands))
+    low = min(cands)
+    return (low[0] + 12, low[1]) if 1 <= low[0] <= 7 else low
+
+
+_RE_END_MARK = re.compile(r"(?:-|–|\bto|\buntil|\btill|\btil)\s*$", re.I)
+
+
+def _time_spans(text: str) -> list[TimeSpan]:
+    out: list[TimeSpan] = []
+
+    def add(m: re.Match[str], cands: set[tuple[int, int]], best: tuple[int, int] | None = None) -> None:
+        if cands and not any(o.start <= m.start() < o.end for o in out):
+            role = "end" if _RE_END_MARK.search(text[max(0, m.start() - 8): m.start()]) else "start"
+            out.append(TimeSpan(m.start(), m.end(), frozenset(cands), best or default_pick(cands), role))
+
+    for m in _RE_RANGE.finditer(text):
+        h1, h2 = int(m.group(1)), int(m.group(3))
+        m1, m2 = int(m.group(2) or 0), int(m.group(4) or 0)
+        e = with_suffix(h2, m.group(5))
+        if e is not None:
+            s = with_suffix(h1, m.group(5))
+            starts = both_halves(h1, m1) | ({(s, m1)} if s is not None and (s, m1) < (e, m2) else set())
+            below = [c for c in starts if c < (e, m2)]
+            add(m, starts, max(below) if below else None)
+            if out and out[-1].start == m.start():
+                out.append(TimeSpan(m.start(), m.end(), frozenset({(e, m2)}), (e, m2), "end"))
+    for m in _RE_CLOCK.finditer(text):
+        h, mi = int(m.group(1)), int(m.group(2))
+        if mi >= 60:
+            continue
+        if m.group(3):
+            h2 = with_suffix(h, m.group(3))
+            add(m, {(h2, mi)} if h2 is not None else set())
+        elif h == 0 or 13 <= h <= 23:
+            add(m, {(h, mi)})
+        else:
+            add(m, both_halves(h, mi))
+    for m in _RE_DOT_AMPM.finditer(text):
+        h = with_suffix(int(m.group(1)), m.group(3))
+        if h is not None and int(m.group(2)) < 60:
+            add(m, {(h, int(m.group(2)))})
+    for m in _RE_H_AMPM.finditer(text):
+        h = with_suffix(int(m.group(1)), m.group(2))
+        if h is not None:
+            add(m, {(h, 0)})
+    for rx in (_RE_ISH, _RE_BARE, _RE_OCLOCK):
+        for m in rx.finditer(text):
+            add(m, both_halves(int(m.group(1)), 0))
+    for m in _RE_HALF.finditer(text):
+        add(m, both_halves(int(m.group(1)), 30))
+    for m in _RE_QUARTER.finditer(text):
+        h = int(m.group(2))
+        add(m, both_halves(h, 15) if m.group(1).lower() == "past" else both_halves((h - 1) % 12 or 12, 45))
+    for m in _RE_WORDS.finditer(text):
+        add(m, {(0, 0)} if m.group(1).lower() == "midnight" else {(12, 0)})
+    return out
+
+
+def time_spans(text: str) -> list[TimeSpan]:
+    """The clock-time phrases of ``text`` in text order (a range gives a start and an end span)."""
+    return sorted(_time_spans(text), key=lambda s: (s.start, s.role != "start"))
+
+
+def time_mentions(text: str) -> list[set[tuple[int, int]]]:
+    """One candidate set per clock-time phrase of ``text`` (a range gives two)."""
+    return [set(s.times) for s in _time_spans(text)]
+
+
+def extract_times(text: str) -> set[tuple[int, int]]:
+    """Every clock time ``(hour, minute)`` that a phrase of ``text`` may denote."""
+    return set().union(*time_mentions(text))
+

@@ -1,0 +1,134 @@
+"""The words of dates and times, loaded once from ``data/vocabulary.json``.
+
+Everything a reader or a renderer needs to know about English date and time words lives in that
+file (weekday and month names and their abbreviations, relative-day words, parts of the day with
+their hours, number words, approximate markers, correction markers, the words that show a number
+is a count, a price or an address rather than a clock time); this module only turns it into the
+typed :class:`Vocabulary` and the regular-expression alternations built from it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+FORMAT = "proevent-timeexpr-vocabulary/1"
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The vocabulary file, typed. Hours are ``(first, end)`` with ``end`` exclusive (24 = midnight)."""
+
+    weekdays: tuple[str, ...]
+    weekday_abbreviations: dict[str, int]
+    weekday_casual: tuple[str, ...]
+    months: tuple[str, ...]
+    month_abbreviations: dict[str, int]
+    relative_days: dict[str, int]
+    """The relative-day words the candidate reader (:mod:`~proevent.timeexpr.spans`) knows."""
+    more_relative_days: dict[str, int]
+    """Further spellings only :func:`~proevent.timeexpr.read` knows (kept apart: the agents' reading is fixed)."""
+    weekend_words: tuple[str, ...]
+    weekend: tuple[int, int]
+    parts_of_day: dict[str, tuple[int, int]]
+    """Canonical part of the day ("morning") -> its hours."""
+    part_words: dict[str, str]
+    """Every word for a part of the day ("arvo") -> its canonical name ("afternoon")."""
+    parts_after_day_only: frozenset[str]
+    day_part_words: dict[str, str]
+    activity_hours: dict[str, tuple[int, int]]
+    number_words: dict[str, int]
+    article_numbers: dict[str, int]
+    duration_units: dict[str, int]
+    not_duration_followers: tuple[str, ...]
+    approximate_before: tuple[str, ...]
+    approximate_after: tuple[str, ...]
+    correction_markers: tuple[str, ...]
+    contrast_words: tuple[str, ...]
+    proposal_before: tuple[str, ...]
+    agreement_after: tuple[str, ...]
+    relation_words: dict[str, int]
+    relation_intensifiers: tuple[str, ...]
+    bare_anchors: tuple[str, ...]
+    anchor_determiners: tuple[str, ...]
+    anchor_stops: frozenset[str]
+    non_time_followers: tuple[str, ...]
+    street_words_lowercase_ok: tuple[str, ...]
+    street_words_capitalised: tuple[str, ...]
+    count_before: tuple[str, ...]
+
+    def weekday_number(self, name: str) -> int:
+        """0 for "monday"/"mon", ... 6 for "sunday"/"sun"."""
+        low = name.lower().rstrip(".")
+        return self.weekdays.index(low) if low in self.weekdays else self.weekday_abbreviations[low]
+
+    def month_number(self, name: str) -> int:
+        """1 for "january"/"jan", ... 12; "sept" is September."""
+        low = name.lower().rstrip(".")
+        return self.months.index(low) + 1 if low in self.months else self.month_abbreviations[low]
+
+    def day_offset(self, word: str) -> int:
+        """Days from the send time of a relative-day word ("tmrw": 1), either list."""
+        return {**self.relative_days, **self.more_relative_days}[word]
+
+
+def _hours(pair: list[int]) -> tuple[int, int]:
+    first, end = int(pair[0]), int(pair[1])
+    if not 0 <= first < end <= 24:
+        raise ValueError(f"vocabulary.json: bad hour range {pair}")
+    return first, end
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    """The package's vocabulary (read once)."""
+    raw = json.loads(resources.files("proevent.timeexpr").joinpath("data/vocabulary.json").read_text("utf-8"))
+    if raw.get("format") != FORMAT:
+        raise ValueError(f"vocabulary.json: format {raw.get('format')!r}, expected {FORMAT!r}")
+    weekdays = tuple(w["name"] for w in raw["weekdays"])
+    first, last = raw["weekend"]["first"], raw["weekend"]["last"]
+    parts = raw["parts_of_day"]
+    return Vocabulary(
+        weekdays=weekdays,
+        weekday_abbreviations={a: i for i, w in enumerate(raw["weekdays"]) for a in w["abbreviations"]},
+        weekday_casual=tuple(w["casual"] for w in raw["weekdays"]),
+        months=tuple(m["name"] for m in raw["months"]),
+        month_abbreviations={a: i + 1 for i, m in enumerate(raw["months"]) for a in m["abbreviations"]},
+        relative_days={k: int(v) for k, v in raw["relative_days"].items()},
+        more_relative_days={k: int(v) for k, v in raw["more_relative_days"].items()},
+        weekend_words=tuple(raw["weekend_words"]),
+        weekend=(weekdays.index(first), weekdays.index(last)),
+        parts_of_day={k: _hours(v["hours"]) for k, v in parts.items()},
+        part_words={w: k for k, v in parts.items() for w in v["words"]},
+        parts_after_day_only=frozenset(raw["parts_after_day_only"]),
+        day_part_words=dict(raw["day_part_words"]),
+        activity_hours={k: _hours(v) for k, v in raw["activity_hours"].items()},
+        number_words={k: int(v) for k, v in raw["number_words"].items()},
+        article_numbers={k: int(v) for k, v in raw["article_numbers"].items()},
+        duration_units={k: int(v) for k, v in raw["duration_units"].items()},
+        not_duration_followers=tuple(raw["not_duration_followers"]),
+        approximate_before=tuple(raw["approximate_markers"]["before"]),
+        approximate_after=tuple(raw["approximate_markers"]["after"]),
+        correction_markers=tuple(raw["correction_markers"]),
+        contrast_words=tuple(raw["contrast_words"]),
+        proposal_before=tuple(raw["proposal_before"]),
+        agreement_after=tuple(raw["agreement_after"]),
+        relation_words={k: int(v) for k, v in raw["relation_words"].items()},
+        relation_intensifiers=tuple(raw["relation_intensifiers"]),
+        bare_anchors=tuple(raw["bare_anchors"]),
+        anchor_determiners=tuple(raw["anchor_determiners"]),
+        anchor_stops=frozenset(raw["anchor_stops"]),
+        non_time_followers=tuple(raw["non_time_followers"]),
+        street_words_lowercase_ok=tuple(raw["street_words"]["lowercase_ok"]),
+        street_words_capitalised=tuple(raw["street_words"]["capitalised_only"]),
+        count_before=tuple(raw["count_before"]),
+    )
+
+
+def alternation(words: object) -> str:
+    """A regex alternation of ``words`` (escaped, longest first, so a longer word wins)."""
+    unique = list(dict.fromkeys(str(w) for w in words))  # type: ignore[union-attr]
+    return "|".join(re.escape(w) for w in sorted(unique, key=len, reverse=True))
