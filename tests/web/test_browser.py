@@ -214,7 +214,7 @@ def test_human_mode_insert_delete_resume_and_score(page, dataset_dir: Path, tmp_
 
 def test_review_mode_in_the_browser(page, dataset_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "annotations.jsonl"
-    with serve(create_app(ServeConfig(dataset=dataset_dir, review="ann", out=out))) as base:
+    with serve(create_app(ServeConfig(dataset=dataset_dir, review="ann", out=out, flagged_first=False))) as base:
         page.goto(base + "/")
         page.click("text=next unreviewed: pe-001")
         page.check("input[name=verdict][value=invalid]")

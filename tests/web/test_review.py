@@ -106,3 +106,39 @@ def test_agreement_command_bad_file(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["agreement", str(a), str(a)])
     assert res.exit_code == 1
     assert "a.jsonl:11: (line): not valid JSON" in res.output.replace("\n", "")
+
+
+def test_flagged_cases_come_first(dataset_dir: Path, tmp_path: Path) -> None:
+    # pe-003 (fixture_cases.meeting_case): the sync's end (16:00) is never said and Lee Wong, who
+    # stays silent in the group, is listed as a participant: two flags
+    ds = load_dataset(dataset_dir)
+    store = ReviewStore.open(tmp_path / "a.jsonl", "ann", ds, flagged_first=True)
+    assert [(f.code, f.step, f.field) for f in store.flags_for("pe-003")] == [
+        ("value_not_expressed", 1, "steps[0].gold_ops[0].event.end"),
+        ("participant_not_seen", 1, "steps[0].gold_ops[0].event.participants")]
+    assert store.flags_for("pe-001") == []
+    assert store.order == ["pe-003", "pe-001", "pe-002"]
+    assert store.next_unreviewed() == "pe-003"
+    store.save("pe-003", "invalid", "wrong_time", "")
+    assert store.next_unreviewed(after="pe-003") == "pe-001"
+    plain = ReviewStore.open(tmp_path / "b.jsonl", "ann", ds)
+    assert plain.order == ["pe-001", "pe-002", "pe-003"] and plain.next_unreviewed() == "pe-001"
+
+
+def test_review_page_lists_the_flags(dataset_dir: Path, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from proevent.web import ServeConfig, create_app
+
+    c = TestClient(create_app(ServeConfig(dataset=dataset_dir, review="ann", out=tmp_path / "a.jsonl")),
+                   base_url="http://127.0.0.1:8000")
+    assert "next unreviewed: pe-003" in c.get("/").text
+    page = c.get("/case/pe-003").text
+    assert "Validator flags (2)" in page and "steps[0].gold_ops[0].event.end" in page
+    assert "participant_not_seen" in page
+    assert "Validator flags" not in c.get("/case/pe-001").text
+    res = c.post("/review/pe-003", data={"verdict": "valid"}, follow_redirects=False)
+    assert res.headers["location"] == "/case/pe-001"
+    off = TestClient(create_app(ServeConfig(dataset=dataset_dir, review="bob", out=tmp_path / "b.jsonl",
+                                            flagged_first=False)), base_url="http://127.0.0.1:8000")
+    assert "next unreviewed: pe-001" in off.get("/").text

@@ -26,6 +26,9 @@ def serve_command(
         None, help="Human mode: run folder (default human-NAME); review mode: annotations file "
         "(default review-NAME/annotations.jsonl)."),
     judge: str = typer.Option("fuzzy", help="Location judge used to colour the runs: exact or fuzzy."),
+    flagged_first: bool = typer.Option(
+        True, "--flagged-first/--dataset-order",
+        help="Review mode: the cases `proevent validate` flags come first (default), or dataset order."),
 ) -> None:
     """Browse DATASET and RUNs in a browser, play the agent (--human) or review cases (--review)."""
     from pydantic import ValidationError
@@ -35,7 +38,7 @@ def serve_command(
     try:
         config = ServeConfig(dataset=dataset, runs=runs or [], host=host, port=port, human=human,
                              review=review, sample=sample, seed=seed, mode=mode, context=context,
-                             out=out, judge=judge)
+                             out=out, judge=judge, flagged_first=flagged_first)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
@@ -56,9 +59,11 @@ def serve_command(
         err_console.print(f"[yellow]{banner['level']}:[/yellow] {banner['title']}", highlight=False)
         for line in banner["lines"]:
             err_console.print(f"  {line}", markup=False, highlight=False)
+    flagged = len(state.review.flags) if state.review is not None else 0
+    first = f"; {flagged} cases flagged by the validator come first" if flagged and flagged_first else ""
     what = {"viewer": f"{len(state.dataset.cases)} cases, {len(state.runs)} run(s)",
             "human": f"human mode as {human}, answers in {config.output_path}",
-            "review": f"review mode as {review}, annotations in {config.output_path}"}[config.serve_mode]
+            "review": f"review mode as {review}, annotations in {config.output_path}{first}"}[config.serve_mode]
     shown_host = f"[{host}]" if ":" in host else host
     console.print(f"proevent serve: {what}\nopen http://{shown_host}:{port}/  (Ctrl-C to stop)",
                   highlight=False)

@@ -236,8 +236,8 @@ def _semantics(case: Case, strict: Collection[str] = ()) -> list[Issue]:
             ev.add(msg)
         for k, op in enumerate(step.gold_ops):
             target = _target(op, before, step.gold_timetable)
-            # what a value may come from: earlier events, and the other events this step inserts
-            known = earlier + [e for e in step.gold_timetable if e.id not in before and e is not target]
+            # what a value may come from: earlier events, and the other events as this step leaves them
+            known = earlier + [e for e in step.gold_timetable if e is not target and before.get(e.id) != e]
             for attr, value, fld in _op_values(op, f"steps[{i}].gold_ops[{k}]"):
                 if value is None:
                     continue

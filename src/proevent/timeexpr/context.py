@@ -44,7 +44,7 @@ _BEFORE = re.compile(  # what makes the next bare number a clock time
     rf"(?:\b{_DAY_WORDS}\.?,?|\b(?:or|not|nah|no|say|make\s+it|maybe|how\s+about|what\s+about|how\s+abt|"
     r"wbu|prob|probably|like|before|after|then|from|between|and|earliest|latest|ok|okay|k|instead\s+of|"
     r"rather|meet|start|starts|starting|leave|leaving|pick\s+(?:you\s+)?up|come|arrive|be\s+there|"
-    r"dinner|lunch|breakfast|brunch|drinks|coffee|run|class|practice|session|call|game|match|kickoff|"
+    r"dinner|lunch|breakfast|brunch|drinks|coffee|run|class|practice|session|call|game|match|kickoff|says|said|"
     r"doors|show|movie|film|gym|to|do|doing)|[?!,;(])\s*$",
     re.I,
 )
@@ -53,7 +53,7 @@ _AFTER = re.compile(  # ... or the words after it
     r"suits?|ok\b|okay|fine|good|better|then|sharp|latest|at\s+the\s+latest|earliest|instead|or\b|not\b|"
     r"is\s+too|too\s+(?:early|late)|tonight|tmrw|tomorrow|today|in\s+the\s+(?:morning|evening|afternoon)|"
     rf"at\s+night|on\s+(?:{_WD_NAMES})|(?:{_WD_NAMES})\b|then|start|kick\s*off|it\s+is|it\s+'?s|"
-    r"-\s*ish|ish)",
+    r"-\s*ish|ish|at\b)",
     re.I,
 )
 _RANGE = re.compile(rf"{_NUM}\s*(?:-|–|to|till|til|until)\s*{_HOUR}(?![\d:%]|[a-z])", re.I)
@@ -68,7 +68,7 @@ _DURATION_NUM = (
     r"a\s+couple\s+(?:of\s+)?|couple\s+(?:of\s+)?|a\s+few|few|half\s+an?|half\s+a)"
 )
 _RE_DURATION = re.compile(
-    rf"\b{_DURATION_NUM}\s*(hours?|hrs?|h|minutes?|mins?|m|days?|nights?|weeks?)(?:\b|(?=\d))"
+    rf"\b{_DURATION_NUM}\s*(?:(?:extra|more|full|whole|additional|solid|good|quick)\s+)?(hours?|hrs?|h|minutes?|mins?|m|days?|nights?|weeks?)(?:\b|(?=\d))"
     r"(\s+and\s+a\s+half|\s*(?:and\s+)?(\d{1,2})\s*(?:minutes?|mins?|m)\b|(?<=[hH])(\d{2})\b)?",
     re.I,
 )
@@ -92,6 +92,7 @@ _RE_WEEKEND = re.compile(r"\b(next|this|the|over\s+the|on\s+the)?\s*(weekend|wkn
 _RE_IN_DAYS = re.compile(
     r"\bin\s+(\d{1,2}|a|one|two|three|four|five|six|seven|a\s+couple\s+of)\s+(days?|weeks?)\b", re.I)
 _RE_WD_RANGE = re.compile(rf"\b({_WD_NAMES})\.?\s*(?:-|–|to|till|til|until|through|thru)\s*({_WD_NAMES})\b", re.I)
+_RE_WD_ORDINAL = re.compile(rf"\b({_WD_NAMES})\.?,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b", re.I)
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _RE_DAY_RANGE = re.compile(
     r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|till|til|until|through|thru)\s*(?:the\s+)?"
@@ -222,8 +223,9 @@ def context_dates(text: str, ref: datetime) -> set[date]:
 
     "this weekend" / "the weekend": the coming Saturday and Sunday (today and tomorrow on a
     Saturday); "next weekend": the following week's, and loosely the coming one. "in 3 days",
-    "in a week". Ranges give both ends and the days between: "fri-sun", "friday to sunday",
-    "14-16 march", "the 14th to the 16th", "march 14-16".
+    "in a week". A weekday with an ordinal is the next day that is both ("sun 21st" said in
+    May is 21 June when May's 21st is a Thursday). Ranges give both ends and the days between:
+    "fri-sun", "friday to sunday", "14-16 march", "the 14th to the 16th", "march 14-16".
     """
     today = ref.date()
     out: set[date] = set()
@@ -237,6 +239,14 @@ def context_dates(text: str, ref: datetime) -> set[date]:
     for m in _RE_IN_DAYS.finditer(text) if "in " in lower else ():
         n = _amount(m.group(1))
         out.add(today + timedelta(days=round(n * (7 if m.group(2).lower().startswith("w") else 1))))
+    for m in _RE_WD_ORDINAL.finditer(text):  # "sun 21st": the next Sunday that is a 21st
+        wd, n = _WD[m.group(1).lower()], int(m.group(2))
+        d = today
+        for _ in range(400):
+            if d.day == n and d.weekday() == wd:
+                out.add(d)
+                break
+            d += timedelta(days=1)
     if not _RE_ANY_RANGE.search(text):
         return out
     for m in _RE_WD_RANGE.finditer(text):

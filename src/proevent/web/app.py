@@ -64,7 +64,7 @@ def create_app(config: ServeConfig, dataset: Dataset | None = None) -> FastAPI:
             from proevent.web.review import ReviewStore
 
             assert config.review is not None and config.output_path is not None
-            state.review = ReviewStore.open(config.output_path, config.review, dataset)
+            state.review = ReviewStore.open(config.output_path, config.review, dataset, config.flagged_first)
             app.include_router(review_routes.router)
         app.include_router(viewer_routes.router)
     return app

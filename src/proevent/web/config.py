@@ -32,6 +32,8 @@ class ServeConfig(BaseModel):
     """Human mode: earlier messages shown per chat, as an agent's observation holds them."""
     out: Path | None = None
     """Human mode: the run folder; review mode: the annotations file. A default is derived."""
+    flagged_first: bool = True
+    """Review mode: the cases the validator flagged come first."""
     judge: str = "fuzzy"
 
     @model_validator(mode="after")

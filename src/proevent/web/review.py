@@ -3,6 +3,10 @@
 The file is append-only, like a run's predictions: each saved verdict is one whole line, and the
 last line for a case is the annotator's verdict. Two annotators' files give percent agreement,
 Cohen's kappa and the list of disputed cases (:func:`agreement`).
+
+The cases come in dataset order, or (``flagged_first``, the server's default) the cases the
+validator flagged first, most flags first: the paper's quality control sends exactly those to
+human review. Each case page lists its flags.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -78,11 +82,22 @@ class ReviewStore:
     dataset: Dataset
     latest_by_case: dict[str, Annotation] = field(default_factory=dict)
     reasons: list[dict[str, str]] = field(default_factory=review_reasons)
+    flags: dict[str, list[Any]] = field(default_factory=dict)
+    """case_id -> the validator's review flags on it (:class:`proevent.generate.validate.Issue`)."""
+    order: list[str] = field(default_factory=list)
+    """The case ids in the order they are reviewed."""
 
     @classmethod
-    def open(cls, path: Path, annotator: str, dataset: Dataset) -> ReviewStore:
-        """Open (resume) an annotations file; refuse one written by another annotator or dataset."""
-        store = cls(path=path, annotator=annotator, dataset=dataset)
+    def open(cls, path: Path, annotator: str, dataset: Dataset, flagged_first: bool = False) -> ReviewStore:
+        """Open (resume) an annotations file; refuse one written by another annotator or dataset.
+
+        The dataset is validated once to list each case's flags; with ``flagged_first`` the
+        flagged cases come first (most flags first, then dataset order)."""
+        store = cls(path=path, annotator=annotator, dataset=dataset, flags=case_flags(dataset))
+        ids = [c.case_id for c in dataset.cases]
+        if flagged_first:
+            ids = sorted(ids, key=lambda cid: -len(store.flags.get(cid, ())))  # stable: dataset order within
+        store.order = ids
         if path.exists():
             store.latest_by_case = load_annotations(path)
             for ann in store.latest_by_case.values():
@@ -103,9 +118,13 @@ class ReviewStore:
     def count(self) -> int:
         return sum(1 for c in self.dataset.cases if c.case_id in self.latest_by_case)
 
+    def flags_for(self, case_id: str) -> list[Any]:
+        return self.flags.get(case_id, [])
+
     def next_unreviewed(self, after: str | None = None) -> str | None:
-        """The first case without a verdict, looking after ``after`` first, then from the start."""
-        ids = [c.case_id for c in self.dataset.cases]
+        """The first case without a verdict in review order, looking after ``after`` first, then
+        from the start."""
+        ids = self.order or [c.case_id for c in self.dataset.cases]
         start = ids.index(after) + 1 if after in ids else 0
         for cid in ids[start:] + ids[:start]:
             if cid not in self.latest_by_case:
@@ -132,6 +151,16 @@ class ReviewStore:
             os.close(fd)
         self.latest_by_case[case_id] = ann
         return ann
+
+
+def case_flags(dataset: Dataset) -> dict[str, list[Any]]:
+    """case_id -> the review flags :func:`proevent.generate.validate.validate_dataset` gives it."""
+    from proevent.generate.validate import validate_dataset
+
+    out: dict[str, list[Any]] = {}
+    for issue in validate_dataset(dataset).flags:
+        out.setdefault(issue.case_id, []).append(issue)
+    return out
 
 
 @dataclass
