@@ -257,7 +257,8 @@ class _Reader:
                 msg = _first_error(exc)
                 raise ValueError(msg if msg.startswith(f"{verb}:") else f"{verb}: {msg}") from None
             if not draft.messages:
-                raise ValueError("gold operation before any message (an operation follows the message that settles it)")
+                raise ValueError(f"{verb}: gold operation before any message "
+                                 "(an operation follows the message that settles it)")
             draft.messages[-1].ops.append(_Op(lineno, op))
             return
         m = _MSG_RE.match(line)
