@@ -42,7 +42,7 @@ def _pipeline(seed: int):  # type: ignore[no-untyped-def]  # scikit-learn object
             TfidfVectorizer(ngram_range=(1, 2), token_pattern=r"(?u)[^\W_]+|[^\w\s]", sublinear_tf=True),
             TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True),
         ),
-        LogisticRegression(max_iter=2000, random_state=seed),
+        LogisticRegression(solver="liblinear", random_state=seed),  # fast on sparse text; same AUC as lbfgs here
     )
 
 
