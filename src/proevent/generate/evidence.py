@@ -8,7 +8,8 @@ its day ("friday afternoon", "this weekend"); a time may be another event's star
 the start plus a duration the chat gives ("for two hours"); a place may be written short,
 lower-case, with or without a possessive ("rosa's" for "Rosa's Trattoria"), or by reference
 ("the usual spot", "same place as last time": a location of the timetable's earlier events);
-a person by first name or nickname. Times are read with :mod:`proevent.timeexpr`.
+a person by first name or nickname. Times are read with :func:`proevent.timeexpr.read` and
+:mod:`proevent.timeexpr.context`; every reading of a phrase counts (a candidate set).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from nicknames import NickNamer
 from rapidfuzz import fuzz
 
 from proevent.model import Event, Message
-from proevent.timeexpr import extract_dates, time_spans
+from proevent.timeexpr import extract_dates, read
 from proevent.timeexpr.context import bare_hours, context_dates, durations, offsets
 
 TITLES = frozenset({"dr", "prof", "mrs", "mr", "ms", "the", "and", "von", "van", "de", "del", "der", "la"})
@@ -114,11 +115,15 @@ class Evidence:
     def add(self, msg: Message) -> None:
         ref = parse_time(msg.time)
         text = msg.text
+        # proevent.timeexpr.read, plus the forms only timeexpr.context reads so far (word hours,
+        # "9 👍", "for 3 days", "2 hours later", "push it back an hour", "in 3 days", "sun 21st")
+        r = read(text, ref)
+        self.dates |= {d for m in r.days for d in m.days} | {p.day for p in r.parts if p.day}
+        self.dates |= {g.first + timedelta(days=k) for g in r.ranges for k in range((g.last - g.first).days + 1)}
         self.dates |= extract_dates(text, ref) | context_dates(text, ref)
-        spans = time_spans(text)
-        self.times |= {t for s in spans for t in s.times} | bare_hours(text, spans)
-        self.durations |= durations(text)
-        self.offsets |= offsets(text)
+        self.times |= {t for c in r.clocks for t in c.times} | bare_hours(text, list(r.clocks))
+        self.durations |= {d.minutes for d in r.durations} | durations(text)
+        self.offsets |= {x.offset_minutes for x in r.relatives} | offsets(text)
         n = norm_text(text)
         self.texts.append(n)
         self.words |= set(n.split()) | set(norm_text(_POSSESSIVE.sub("", text)).split())  # "rosa's": rosa

@@ -13,9 +13,10 @@ never reads a number inside a phrase that :func:`proevent.timeexpr.time_spans` a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
-from proevent.timeexpr import WEEKDAYS, TimeSpan, time_spans
+from proevent.timeexpr import WEEKDAYS, ClockMention, TimeSpan, time_spans
 
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -45,7 +46,7 @@ _BEFORE = re.compile(  # what makes the next bare number a clock time
     r"wbu|prob|probably|like|before|after|then|from|between|and|earliest|latest|ok|okay|k|instead\s+of|"
     r"rather|meet|start|starts|starting|leave|leaving|pick\s+(?:you\s+)?up|come|arrive|be\s+there|"
     r"dinner|lunch|breakfast|brunch|drinks|coffee|run|class|practice|session|call|game|match|kickoff|says|said|"
-    r"doors|show|movie|film|gym|to|do|doing)|[?!,;(])\s*$",
+    r"doors|show|movie|film|gym|to|do|doing|time|when)|[?!,;:(])\s*$",
     re.I,
 )
 _AFTER = re.compile(  # ... or the words after it
@@ -118,15 +119,16 @@ def _covered(pos: int, spans: list[tuple[int, int]]) -> bool:
     return any(a <= pos < b for a, b in spans)
 
 
-def bare_hours(text: str, spans: list[TimeSpan] | None = None) -> set[tuple[int, int]]:
+def bare_hours(text: str, spans: Sequence[TimeSpan | ClockMention] | None = None) -> set[tuple[int, int]]:
     """Clock times said as a bare hour that only the context marks as a time.
 
     "fri 8?", "9 works", "7 or 8", "8 not 7", "seven's good", "make it 9", "9-11", "half seven",
     a message that is only "8?": each hour gives both readings ((8, 0) and (20, 0)). A number
     followed by a quantity ("2 of us", "3 days", "table for 4 people", "8th") or inside a phrase
     that :func:`proevent.timeexpr.time_spans` reads is not read here. A bare "one" counts only
-    after "at"/"till" (it is a word more often than a time). ``spans``: the text's
-    :func:`~proevent.timeexpr.time_spans`, when the caller has them.
+    after "at"/"till" (it is a word more often than a time). ``spans``: the clock phrases the
+    caller already read (:func:`~proevent.timeexpr.time_spans` by default, or the clocks of
+    :func:`proevent.timeexpr.read`); a number inside one is not read again.
     """
     out: set[tuple[int, int]] = set()
     if not _RE_ANY_HOUR.search(text):

@@ -1,0 +1,102 @@
+"""proevent.timeexpr.context: the context-dependent time forms the validator reads."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from proevent.timeexpr.context import bare_hours, context_dates, durations, offsets
+
+WED = datetime(2026, 3, 11, 10)  # a Wednesday
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("fri 8?", {(8, 0), (20, 0)}),
+        ("9 works", {(9, 0), (21, 0)}),
+        ("7 or 8", {(7, 0), (19, 0), (8, 0), (20, 0)}),
+        ("wait no, 8 not 7", {(7, 0), (19, 0), (8, 0), (20, 0)}),
+        ("seven's good", {(7, 0), (19, 0)}),
+        ("make it 9", {(9, 0), (21, 0)}),
+        ("half seven", {(7, 30), (19, 30)}),
+        ("8?", {(8, 0), (20, 0)}),
+        ("9 👍", {(9, 0), (21, 0)}),
+        ("time: 8", {(8, 0), (20, 0)}),
+        ("mom says 11 at the lake house", {(11, 0), (23, 0)}),
+        ("9-11 at the park", {(9, 0), (21, 0), (11, 0), (23, 0)}),
+    ],
+)
+def test_bare_hours_read_from_context(text, expected):
+    assert bare_hours(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2 of us", "table for 4 people", "the 8th", "we have 3 kids", "3 days", "£8 each", "1.5 hours",
+     "I have 2 tickets", "one more thing", "someone said", "5 stars", "room 210 on the 5th floor, 3 people",
+     "8pm", "7ish", "at 7"],  # the last three: timeexpr.time_spans reads them, not this module
+)
+def test_numbers_that_are_not_bare_hours(text):
+    assert bare_hours(text) == set()
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Nd",)), max_size=60))
+def test_no_digit_and_no_number_word_no_hour(text):
+    words = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
+    if not any(w in text.lower() for w in words):
+        assert bare_hours(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("for two hours", 120), ("an hour and a half", 90), ("90 min", 90), ("2h30", 150),
+        ("half an hour", 30), ("a couple of hours", 120), ("1.5 hours", 90), ("2 hrs 15 mins", 135),
+        ("an extra hour on saturday", 60), ("for 3 days", 3 * 1440), ("all day", 1440),
+    ],
+)
+def test_durations(text, minutes):
+    assert minutes in durations(text)
+
+
+@given(st.integers(min_value=1, max_value=12), st.sampled_from(["hours", "hrs", "h"]))
+def test_n_hours_is_60n_minutes(n, unit):
+    assert durations(f"for {n} {unit}") == {60 * n}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("an hour before the match", {-60}), ("30 min after", {30}), ("push it back an hour", {60}),
+        ("bring it forward half an hour", {-30}), ("2 hours later", {120}), ("move it up by 15 mins", {-15}),
+        ("straight after the gym", set()),  # a shift of 0 from the gym's end: the caller's anchor
+    ],
+)
+def test_offsets(text, expected):
+    assert offsets(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("this weekend", {date(2026, 3, 14), date(2026, 3, 15)}),
+        ("next weekend", {date(2026, 3, 14), date(2026, 3, 15), date(2026, 3, 21), date(2026, 3, 22)}),
+        ("in 3 days", {date(2026, 3, 14)}),
+        ("fri-sun", {date(2026, 3, 13), date(2026, 3, 14), date(2026, 3, 15)}),
+        ("14-16 march", {date(2026, 3, 14), date(2026, 3, 15), date(2026, 3, 16)}),
+        ("the 14th to the 16th", {date(2026, 3, 14), date(2026, 3, 15), date(2026, 3, 16)}),
+        ("sun 21st", {date(2026, 6, 21)}),  # March's and April's 21st are no Sunday; June's is
+        ("7-9", set()),  # a time range, not days
+    ],
+)
+def test_context_dates(text, days):
+    assert context_dates(text, WED) == days
+
+
+def test_weekend_said_on_a_sunday_is_that_day_or_the_next_one():
+    sunday = datetime(2026, 3, 15, 9)
+    assert context_dates("this weekend", sunday) == {date(2026, 3, 15), date(2026, 3, 21), date(2026, 3, 22)}
