@@ -13,8 +13,18 @@ def _hm(t: str) -> tuple[int, int]:
     return int(t[11:13]), int(t[14:16])
 
 
+_ABBR = {"monday": ("mon",), "tuesday": ("tue", "tues"), "wednesday": ("wed",), "thursday": ("thu", "thurs"),
+         "friday": ("fri",), "saturday": ("sat",), "sunday": ("sun",)}
+
+
 def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:
     forms = [f for f in date_phrases(date.fromisoformat(day[:10]), at, formal) if not f.startswith("on ")]
+    if not formal and rng.random() < 0.75:
+        # in chats a day is mostly one short lower-case word: "fri", "thurs", "tmrw"
+        short = [f.lower() for f in forms if " " not in f]
+        short += [a for f in short for a in _ABBR.get(f, ())]
+        if short:
+            return rng.choice(short)
     return rng.choice(forms)
 
 
@@ -35,13 +45,16 @@ def part_of_day(hours: tuple[int, int] | None, rng: random.Random) -> str | None
 def natural_half(hour: int, hours: tuple[int, int] | None) -> bool:
     """A bare "8" can stand for ``hour`` when the activity only happens in that half of the day.
 
-    Dinner (18-20h) at "8" is 20:00 to anyone; a run (7-9h) at "8" is 08:00; a meeting that may be
-    at 8 in the morning or the evening is never written as a bare number.
+    Dinner (18-20h) at "8" is 20:00 to anyone; a run (7-9h) at "8" is 08:00; a work meeting (9-16h)
+    at "2" is 14:00. An hour whose other reading (+/- 12 h) is also among the activity's hours is
+    never written as a bare number.
     """
-    if hours is None or not hours[0] <= hour <= hours[1] or hour in (0, 12):
+    if hours is None or not hours[0] <= hour <= hours[1]:
         return False
     lo, hi = hours
-    return (hi < 12) if hour < 12 else (lo > 12)
+    h12 = hour % 12 or 12
+    readings = [h for h in ({h12 % 12, h12 % 12 + 12} if h12 != 12 else {12}) if lo <= h <= hi]
+    return readings == [hour]
 
 
 _DURATIONS = {30: ("half an hour", "30 min"), 45: ("45 min",), 60: ("an hour", "1h", "one hour"),
@@ -61,8 +74,8 @@ def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
     used = used if used is not None else set()
     h, m = _hm(start)
     clock = rng.choice(time_phrases(h, m, formal))
-    if not formal and m == 0 and natural_half(h, hours) and rng.random() < 0.45:
-        clock = str(h % 12 or 12)
+    if not formal and m in (0, 30) and natural_half(h, hours) and rng.random() < 0.6:
+        clock = str(h % 12 or 12) if m == 0 else rng.choice((f"{h % 12 or 12}:30", f"{h % 12 or 12}.30"))
         used.add("bare_hour")
     if "ish" in clock:
         used.add("approximate_time")

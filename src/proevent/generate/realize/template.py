@@ -95,6 +95,10 @@ def _typo(text: str, rng: random.Random) -> str:
     return "".join(parts)
 
 
+_DROPPED = re.compile(r"\b(?:I'm|I'll|I've|I'd|can't|don't|won't|didn't|isn't|it's|that's|what's|let's|"
+                      r"doesn't|wasn't|couldn't|shouldn't|you're|we're|they're)\b", re.IGNORECASE)
+
+
 def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, intent: str = "") -> str:
     """Conversational texture, applied to the expanded template before the slots are filled."""
     lex = lexicon()
@@ -106,6 +110,11 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
             return f"{rng.choice(lex.formal_markers)} {tpl}"
         return tpl
     parts = re.split(r"(\{\w+\})", tpl)
+    if rng.random() < 0.35:  # thumbs skip apostrophes and capitals: "im", "cant", "i'll"
+        parts = [p if p.startswith("{") else _DROPPED.sub(lambda m: m.group(0).replace("'", "").lower(), p)
+                 for p in parts]
+    if rng.random() < 0.5:
+        parts = [p if p.startswith("{") else re.sub(r"\bI\b", "i", p) for p in parts]
     if rng.random() < style.slang:
         for k, v in lex.slang.items():
             if rng.random() < 0.6:
@@ -339,6 +348,9 @@ def realize_chat_template(lines: list[Line], times: list[datetime], ctx: ChatCon
             else:
                 text = f"{hello}! {text}" if rng.random() < 0.5 else f"{hello}, {text}"
         text = text.replace("\n", " ")
+        if ctx.voice(line.speaker) != "formal" and text.endswith(".") and not text.endswith("..") and (
+                rng.random() < 0.85):
+            text = text[:-1]  # a chat message rarely ends with a full stop
         if rng.random() < 0.6:
             parts = burst(text, ctx.voice(line.speaker), rng)
             if len(parts) > 1:
