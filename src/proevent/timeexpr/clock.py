@@ -28,8 +28,6 @@ _V = vocabulary()
 Hours = tuple[int, int]
 
 _RE_ACTIVITY = re.compile(rf"\b({alternation(_V.activity_hours)})\b", re.I)
-_RE_WEEKDAY = re.compile(rf"(?:next\s+|this\s+)?(?:{alternation([*_V.weekdays, *_V.weekday_abbreviations])})\.?",
-                         re.I)
 _AMPM_AHEAD = r"\s*(?:a\.?m\b|p\.?m\b|a\.m\.|p\.m\.)"
 _RE_RANGE = re.compile(
     r"(?<![\d:.£$€/#])\b(?:(from|between)\s+)?(\d{1,2})(?:([:.])(\d{2}))?\s*(-|–|to|till|til|until|and)\s*"
@@ -63,9 +61,15 @@ _RE_OR_BEFORE = re.compile(r"\d\s*(?:or|/)\s*(?:at\s+)?$", re.I)
 _RE_DAY_GAP_BEFORE = re.compile(r"\s*,?\s*(?:at\s+|@\s*|around\s+|about\s+|like\s+)?", re.I)
 _RE_DAY_GAP_AFTER = re.compile(r"\s*,?\s*(?:on\s+)?", re.I)
 _RE_ONLY = re.compile(r"[\s?!.,*]*")
+_RE_UNTIL_BEFORE = re.compile(r"\b(?:until|till|til)\s+$", re.I)
 _RE_EXPLICIT = re.compile(r"[ap]\.?m\b|[ap]\.m\.|:\d\d|noon|midday|midnight", re.I)
 _RE_APPROX_AFTER = re.compile(r"\s*(?:or so|-?ish)\b", re.I)
 _RE_UNTIL = re.compile(r"(?:until|till|til)\b", re.I)
+_RE_PADDED = re.compile(r"0\d:\d\d")
+_RE_AMPM = re.compile(r"[ap]\.?m\b|[ap]\.m\.", re.I)
+_RE_END_BEFORE = re.compile(r"(?:\d\s*(?:[ap]\.?m\.?)?\s*(?:-|–|\bto)|\buntil|\btill|\btil)\s*$", re.I)
+_RE_CORRECTION_AFTER = re.compile(
+    rf"[\s,.…:;!—–-]*\b(?:{alternation(_V.correction_markers)})\b[^\d]{{0,24}}\d", re.I)
 _RE_LINK = re.compile(
     rf"(?:[\s,.:;!?—–*-]|\b(?:or|{_CONTRAST}|{alternation(_V.correction_markers)}|i meant|i mean|make it|at)\b)+", re.I)
 
@@ -89,10 +93,13 @@ def prefer(cands: Iterable[Clock], *hints: Hours | None) -> Clock:
 
 
 def _hm(h: str, m: str | None, sep: str | None) -> set[Clock]:
-    """The candidates of a number read as a clock time: 1-12 both halves, 0 and 13-23 with minutes only."""
+    """The candidates of a number read as a clock time: 1-12 both halves, 0 and 13-23 with minutes
+    only; a zero-padded hour with minutes ("07:00") is a 24-hour clock."""
     hour, minute = int(h), int(m or 0)
     if minute > 59 or (sep == "." and minute % 15) or hour > 23:
         return set()
+    if sep == ":" and h.startswith("0"):
+        return {(hour, minute)}
     if not 1 <= hour <= 12:
         return {(hour, minute)} if sep == ":" else set()
     return both_halves(hour, minute)
@@ -124,8 +131,7 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
             c.start < b and a < c.end and (c.start, c.end) != (a, b) for c in out)
 
     def pick(cands: set[Clock], a: int, b: int) -> Clock:
-        local = _local_part(text, a, b, parts)
-        return prefer(cands, local, part, hint, activity)
+        return prefer(cands, _local_part(text, a, b, parts), _local_activity(text, a, b), hint, part, activity)
 
     def approx(a: int, b: int) -> bool:
         return bool(_RE_APPROX.search(text[max(0, a - 20):a]) or _RE_APPROX_AFTER.match(text, b)
@@ -136,16 +142,20 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
     for s in legacy:
         phrase = text[s.start:s.end]
         bare = not _RE_EXPLICIT.search(phrase)
-        if any(r.start < s.end and s.start < r.end for r in ranges) and bare:
-            continue  # "7 till 10": the range reads both
+        if any(r.start < s.end and s.start < r.end for r in ranges) and not _RE_AMPM.search(phrase):
+            continue  # "7 till 10", "7:30-9": the range reads both
         number = list(re.finditer(r"\d+", phrase))
         at = s.start + number[-1].start() if number else s.start
-        if not free(s.start, s.end) or bare and _negative(text, at, s.end):
+        ends_in_number = bool(number) and number[-1].end() == len(phrase)
+        if not free(s.start, s.end) or bare and ends_in_number and _negative(text, at, s.end):
             continue
+        times = s.times
+        if _RE_PADDED.fullmatch(phrase):  # "05:00", "09:30": a 24-hour clock
+            times = frozenset({(int(phrase[:2]), int(phrase[3:]))})
         twin = any(o is not s and o.start == s.start for o in legacy)  # "7-9pm": its own start and end
-        best = s.best if twin or len(s.times) == 1 else pick(set(s.times), s.start, s.end)
+        best = next(iter(times)) if len(times) == 1 else s.best if twin else pick(set(times), s.start, s.end)
         role = "end" if _RE_UNTIL.match(phrase) else s.role  # "till 10" said alone ends something
-        out.append(ClockMention(s.start, s.end, s.times, best, role, bare or len(s.times) > 1,
+        out.append(ClockMention(s.start, s.end, times, best, role, bare or len(times) > 1,
                                 approx(s.start, s.end)))
     for r in ranges:
         if free(r.start, r.end):
@@ -156,12 +166,13 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
             continue
         if not (m.group(2) or _licensed(text, m, days, parts)):
             continue  # "7.30" (quarter hours after a dot) is a time by its form
-        out.append(ClockMention(m.start(), m.end(), frozenset(cands), pick(cands, m.start(), m.end()), "start",
+        role = "end" if _RE_END_BEFORE.search(text, max(0, m.start() - 14), m.start()) else "start"
+        out.append(ClockMention(m.start(), m.end(), frozenset(cands), pick(cands, m.start(), m.end()), role,
                                 True, approx(m.start(), m.end())))
     for m in _RE_HOUR_WORD.finditer(text):
         cands = _word_clock(m)
         if cands and free(m.start(), m.end()) and not _negative(text, m.start(), m.end()):
-            if m.group(1) or m.group(3) or m.group(4) or _licensed(text, m, days, parts):
+            if m.group(1) or m.group(3) or m.group(4):  # "at seven", "seven thirty", "sevenish"; not "a long one"
                 out.append(ClockMention(m.start(), m.end(), frozenset(cands), pick(cands, m.start(), m.end()),
                                         "start", True, approx(m.start(), m.end())))
     out.sort(key=lambda c: (c.start, c.role != "start"))
@@ -176,6 +187,16 @@ def _local_part(text: str, a: int, b: int, parts: list[PartOfDay]) -> Hours | No
         if p.end <= a and not text[p.end:a].strip(" ,@at") or b <= p.start and not text[b:p.start].strip(" ,"):
             return p.hours
     return None
+
+
+_RE_ACTIVITY_BEFORE = re.compile(rf"\b({alternation(_V.activity_hours)})(?:'s)?\s*(?:at|@|,|around|about)?\s*$", re.I)
+_RE_ACTIVITY_AFTER = re.compile(rf"\s*(?:for\s+)?({alternation(_V.activity_hours)})\b", re.I)
+
+
+def _local_activity(text: str, a: int, b: int) -> Hours | None:
+    """The usual hours of an activity named right next to a time ("dinner at 7", "brunch 11?", "8 drinks?")."""
+    m = _RE_ACTIVITY_BEFORE.search(text, max(0, a - 24), a) or _RE_ACTIVITY_AFTER.match(text, b)
+    return _V.activity_hours[m.group(1).lower()] if m else None
 
 
 def _word_clock(m: re.Match[str]) -> set[Clock]:
@@ -196,19 +217,18 @@ def _licensed(text: str, m: re.Match[str], days: list[DayMention], parts: list[P
     before, after = text[max(0, a - 40):a], text[b:]
     for d in days:
         if d.end <= a and _RE_DAY_GAP_BEFORE.fullmatch(text, d.end, a):
-            if _RE_WEEKDAY.fullmatch(text[d.start:d.end]) and int(m.group(1)) == d.best.day:
-                return False  # "Sat 14": the date of that Saturday, not 14:00
             return True
         if b <= d.start and _RE_DAY_GAP_AFTER.fullmatch(text, b, d.start):
             return True
     if any(p.end <= a and _RE_DAY_GAP_BEFORE.fullmatch(text, p.end, a)
            or b <= p.start and _RE_DAY_GAP_AFTER.fullmatch(text, b, p.start) for p in parts):
         return True
-    if _RE_ONLY.fullmatch(text, 0, a) and _RE_ONLY.fullmatch(text, b):
-        return True  # the whole message: "8?"
+    if _RE_ONLY.fullmatch(text, b) and (_RE_ONLY.fullmatch(text, 0, a) or re.search(r",\s*$", before)):
+        return True  # the whole message, "8?", or its last word after a comma, "my place, 7"
     return bool(_RE_PROPOSAL.search(before) or _RE_APPROX.search(before) or _RE_APPROX_AFTER.match(text, b)
                 or _RE_AGREEMENT.match(after) or _RE_CONTRAST_AFTER.match(after) or _RE_CONTRAST_BEFORE.search(before)
                 or _RE_CORRECTION_BEFORE.search(before) or _RE_OPTION_AFTER.match(after) or _RE_OR_BEFORE.search(before)
+                or _RE_CORRECTION_AFTER.match(after) or _RE_UNTIL_BEFORE.search(before)
                 or re.match(r"\s*\*", after) and _RE_ONLY.fullmatch(text, 0, a))
 
 
@@ -247,7 +267,8 @@ def _same_half(text: str, clocks: list[ClockMention]) -> list[ClockMention]:
         a, b = out[i], out[i + 1]
         if not (a.bare and b.bare and len(a.times) == len(b.times) == 2 and _RE_LINK.fullmatch(text, a.end, b.start)):
             continue
-        if (a.best[0] < 12) != (b.best[0] < 12):
+        close = abs(a.best[0] % 12 - b.best[0] % 12) <= 2  # "7 or 8", not "10 or 2"
+        if close and (a.best[0] < 12) != (b.best[0] < 12):
             out[i], out[i + 1] = (replace(c, best=max(c.times)) for c in (a, b))
     return out
 
@@ -257,7 +278,8 @@ def _ends(text: str, clocks: list[ClockMention]) -> list[ClockMention]:
     out: list[ClockMention] = []
     for c in clocks:
         starts = [o for o in out if o.role == "start" and o.start < c.start]
-        if c.role == "end" and starts and len(c.times) > 1 and not any(o.start == c.start for o in out):
+        near = starts and c.start - starts[-1].end <= 30 and not re.search(r"[.?!]", text[starts[-1].end:c.start])
+        if c.role == "end" and near and len(c.times) > 1 and not any(o.start == c.start for o in out):
             s = starts[-1].best
             later = sorted(t for t in c.times if t > s)
             c = ClockMention(c.start, c.end, c.times, later[0] if later else c.best, "end", c.bare, c.approximate)

@@ -136,20 +136,25 @@ class Reading:
         pick = (corrected or standing or [None])[0]
         return pick.best if pick is not None else None
 
-    def start_time(self) -> Clock | None:
-        """The start meant: a correction first, else the first start that stands."""
+    def _start(self) -> ClockMention | None:
         standing = [m for m in self.clocks if not m.retracted and m.role == "start"]
         corrected = [m for m in standing if m.corrects]
-        pick = (corrected or standing or [None])[0]
-        return pick.best if pick is not None else None
+        return (corrected or standing or [None])[0]
+
+    def start_time(self) -> Clock | None:
+        """The start meant: a correction first, else the first start that stands."""
+        start = self._start()
+        return start.best if start is not None else None
 
     def end_time(self) -> Clock | None:
-        """The end: an end time said ("7-9", "till 10"), else the start plus a duration said."""
-        ends = [m for m in self.clocks if not m.retracted and m.role == "end"]
+        """The end: an end time said after the start and later than it ("7-9", "8 till 10"),
+        else the start plus a duration said ("7pm for two hours")."""
+        start = self._start()
+        ends = [m for m in self.clocks if not m.retracted and m.role == "end"
+                and (start is None or m.start >= start.start and m.best > start.best)]
         if ends:
-            return ends[-1].best
-        start = self.start_time()
+            return ends[0].best
         if start is None or not self.durations:
             return None
-        total = start[0] * 60 + start[1] + self.durations[0].minutes
+        total = start.best[0] * 60 + start.best[1] + self.durations[0].minutes
         return (total // 60, total % 60) if total < 24 * 60 else None

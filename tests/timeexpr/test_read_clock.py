@@ -1,0 +1,138 @@
+"""Clock times as chats write them: bare hours read from context, approximations, ranges, ends.
+
+Reference: Tuesday 2026-03-10 09:00 (Fri 13, Sat 14, Sun 15 March).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from proevent.timeexpr import read, usual_hours
+
+REF = datetime(2026, 3, 10, 9, 0)
+DINNER = (17, 24)
+
+
+def starts(text: str, hint: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+    return [c.best for c in read(text, REF, hint).clocks if c.role == "start"]
+
+
+@pytest.mark.parametrize(
+    ("text", "best", "cands"),
+    [
+        ("fri 8?", (8, 0), {(8, 0), (20, 0)}),
+        ("9 works", (9, 0), {(9, 0), (21, 0)}),
+        ("dinner at 7", (19, 0), {(7, 0), (19, 0)}),
+        ("run sat 9?", (9, 0), {(9, 0), (21, 0)}),
+        ("8?", (8, 0), {(8, 0), (20, 0)}),
+        ("say 6", (18, 0), {(6, 0), (18, 0)}),
+        ("can we do 4 instead", (16, 0), {(4, 0), (16, 0)}),
+        ("8 tmrw?", (8, 0), {(8, 0), (20, 0)}),
+        ("my place, 7", (19, 0), {(7, 0), (19, 0)}),
+        ("7.30 at the pub?", (19, 30), {(7, 30), (19, 30)}),
+        ("see you at seven", (19, 0), {(7, 0), (19, 0)}),
+        ("half seven?", (19, 30), {(7, 30), (19, 30)}),
+    ],
+)
+def test_bare_hours_read_from_context(text, best, cands):
+    clocks = read(text, REF).clocks
+    assert len(clocks) == 1
+    assert clocks[0].bare
+    assert clocks[0].best == best
+    assert clocks[0].times == cands
+
+
+def test_the_event_usual_hours_decide_a_bare_hour():
+    assert starts("fri 8?") == [(8, 0)]
+    assert starts("fri 8?", DINNER) == [(20, 0)]
+    assert starts("9 works", (17, 24)) == [(21, 0)]
+    assert starts("9 works", (6, 12)) == [(9, 0)]
+    # a hint that fits both readings, or neither, leaves the common default
+    assert starts("9 works", (0, 24)) == [(9, 0)]
+    assert starts("9 works", (13, 15)) == [(9, 0)]
+
+
+def test_words_of_the_message_decide_before_the_default():
+    assert starts("dinner 8?") == [(20, 0)]  # an activity next to the time
+    assert starts("8 tonight") == [(20, 0)]  # a part of the day
+    assert starts("sat morning at 7") == [(7, 0)]
+    assert starts("breakfast at 8") == [(8, 0)]
+    # the part of the day said next to the time wins over the caller's usual hours
+    assert starts("tmrw morning at 9?", DINNER) == [(9, 0)]
+
+
+def test_usual_hours_of_a_description():
+    assert usual_hours("Dinner with Tom") == (17, 24)
+    assert usual_hours("Team standup") == (8, 12)
+    assert usual_hours("Project review with Ana") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "best"),
+    [("7ish", (19, 0)), ("around 8", (8, 0)), ("about 8?", (8, 0)), ("8 or so", (8, 0)), ("like 6?", (18, 0))],
+)
+def test_approximate_times_count_as_that_time(text, best):
+    (clock,) = read(text, REF).clocks
+    assert clock.approximate and clock.best == best
+
+
+def test_exact_times_are_not_approximate():
+    assert not any(c.approximate for c in read("7pm at rosa's", REF).clocks)
+
+
+@pytest.mark.parametrize(
+    ("text", "hint", "start", "end"),
+    [
+        ("7-9", None, (19, 0), (21, 0)),
+        ("9 till 1", None, (9, 0), (13, 0)),
+        ("from 7 to 9:30", None, (19, 0), (21, 30)),
+        ("between 6 and 8", None, (18, 0), (20, 0)),
+        ("sat 11-2", None, (11, 0), (14, 0)),
+        ("8-10", DINNER, (20, 0), (22, 0)),
+        ("7pm until half 9", None, (19, 0), (21, 30)),
+        ("at 7 till 10", None, (19, 0), (22, 0)),
+        ("4 am til 5", None, (4, 0), (5, 0)),
+        ("7-9pm", None, (19, 0), (21, 0)),
+        ("from 09:00 to 17:45", None, (9, 0), (17, 45)),
+    ],
+)
+def test_ranges_and_end_times(text, hint, start, end):
+    r = read(text, REF, hint)
+    assert (r.start_time(), r.end_time()) == (start, end)
+
+
+def test_an_end_alone_is_an_end():
+    r = read("till 10", REF)
+    assert [c.role for c in r.clocks] == ["end"]
+    assert r.start_time() is None and r.end_time() == (10, 0)
+
+
+def test_an_end_far_from_the_start_is_not_paired():
+    r = read("can we push to 11? stuck on a train till 10:30", REF)
+    assert r.start_time() == (11, 0) and r.end_time() is None
+
+
+def test_a_duration_gives_the_end():
+    r = read("fri 7pm for two hours", REF)
+    assert (r.start_time(), r.end_time()) == ((19, 0), (21, 0))
+
+
+def test_options_are_read_in_the_same_half_of_the_day():
+    assert starts("7 or 8?") == [(19, 0), (20, 0)]
+    assert starts("wed 10 or 2?") == [(10, 0), (14, 0)]
+
+
+def test_a_padded_time_is_a_24_hour_clock():
+    (clock,) = read("push it to 05:00", REF).clocks
+    assert clock.times == {(5, 0)} and clock.best == (5, 0)
+
+
+def test_explicit_forms_keep_their_single_reading():
+    assert [c.times for c in read("19:00 or 7:30pm or noon", REF).clocks] == [{(19, 0)}, {(19, 30)}, {(12, 0)}]
+
+
+def test_the_day_comes_with_the_time():
+    r = read("fri 8?", REF, DINNER)
+    assert r.day() == date(2026, 3, 13) and r.start_time() == (20, 0)
