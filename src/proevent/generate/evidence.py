@@ -24,7 +24,7 @@ from nicknames import NickNamer
 from rapidfuzz import fuzz
 
 from proevent.model import Event, Message
-from proevent.timeexpr import extract_dates, read
+from proevent.timeexpr import read
 from proevent.timeexpr.context import bare_hours, context_dates, durations, offsets
 
 TITLES = frozenset({"dr", "prof", "mrs", "mr", "ms", "the", "and", "von", "van", "de", "del", "der", "la"})
@@ -120,13 +120,15 @@ class Evidence:
         r = read(text, ref)
         self.dates |= {d for m in r.days for d in m.days} | {p.day for p in r.parts if p.day}
         self.dates |= {g.first + timedelta(days=k) for g in r.ranges for k in range((g.last - g.first).days + 1)}
-        self.dates |= extract_dates(text, ref) | context_dates(text, ref)
+        self.dates |= context_dates(text, ref)
         self.times |= {t for c in r.clocks for t in c.times} | bare_hours(text, list(r.clocks))
         self.durations |= {d.minutes for d in r.durations} | durations(text)
         self.offsets |= {x.offset_minutes for x in r.relatives} | offsets(text)
         n = norm_text(text)
         self.texts.append(n)
-        self.words |= set(n.split()) | set(norm_text(_POSSESSIVE.sub("", text)).split())  # "rosa's": rosa
+        self.words |= set(n.split())
+        if "'" in text or "’" in text:  # "rosa's" names Rosa too
+            self.words |= set(norm_text(_POSSESSIVE.sub("", text)).split())
         self.video = self.video or bool(_VIDEO.search(text))
         self.senders.add(msg.sender)
         self.chats_with_messages.add(msg.chat_id)
