@@ -34,6 +34,9 @@ def starts(text: str, hint: tuple[int, int] | None = None) -> list[tuple[int, in
         ("7.30 at the pub?", (19, 30), {(7, 30), (19, 30)}),
         ("see you at seven", (19, 0), {(7, 0), (19, 0)}),
         ("half seven?", (19, 30), {(7, 30), (19, 30)}),
+        ("seven's good", (19, 0), {(7, 0), (19, 0)}),
+        ("9 👍", (9, 0), {(9, 0), (21, 0)}),
+        ("bear peak 7 ✔️", (19, 0), {(7, 0), (19, 0)}),
     ],
 )
 def test_bare_hours_read_from_context(text, best, cands):

@@ -57,6 +57,12 @@ def test_tmrw_counts_from_the_send_time():
         ("tuesday", REF, date(2026, 3, 17)),  # said on a Tuesday: a week away
         ("next monday", datetime(2026, 3, 15, 10), date(2026, 3, 16)),  # said on a Sunday: tomorrow
         ("next thu, the 19th", REF, date(2026, 3, 19)),
+        ("sun 21st?", REF, date(2026, 6, 21)),  # March's and April's 21st are no Sundays
+        ("Tuesday the 22nd", REF, date(2026, 9, 22)),
+        ("sat 14th", REF, date(2026, 3, 14)),
+        ("in 3 days", REF, date(2026, 3, 13)),
+        ("in a week", REF, date(2026, 3, 17)),
+        ("in two weeks", REF, date(2026, 3, 24)),
     ],
 )
 def test_weekday_rules(text, ref, day):

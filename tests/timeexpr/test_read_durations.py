@@ -28,6 +28,7 @@ REF = datetime(2026, 3, 10, 9, 0)
         ("for an hour or so", 60, True),
         ("about 2 hours", 120, True),
         ("for 2 hrs", 120, False),
+        ("for 3 days", 3 * 24 * 60, False),
     ],
 )
 def test_durations(text, minutes, approximate):
@@ -36,7 +37,8 @@ def test_durations(text, minutes, approximate):
     assert r.clocks == ()
 
 
-@pytest.mark.parametrize("text", ["running 10 min late", "I am here", "5 min away", "I'm in", "£10m"])
+@pytest.mark.parametrize(
+    "text", ["running 10 min late", "I am here", "5 min away", "I'm in", "£10m", "one day we should go", "in 3 days"])
 def test_not_durations(text):
     assert read(text, REF).durations == ()
 
@@ -64,3 +66,20 @@ def test_relative_times(text, anchor, relation, offset):
 @pytest.mark.parametrize("text", ["after 7", "before friday", "the day after tomorrow", "after tmrw", "before noon"])
 def test_not_relative_to_an_event(text):
     assert read(text, REF).relatives == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "offset"),
+    [
+        ("push it back an hour", 60),
+        ("can we move it back 30 min?", 30),
+        ("bring it forward 30 min", -30),
+        ("2 hours later?", 120),
+        ("30 min earlier works", -30),
+        ("an hour before", -60),
+    ],
+)
+def test_shifts_of_the_event_under_discussion(text, offset):
+    r = read(text, REF)
+    assert [(x.anchor, x.offset_minutes) for x in r.relatives] == [("it", offset)]
+    assert r.durations == () and r.clocks == ()

@@ -39,6 +39,8 @@ REF = datetime(2026, 3, 10, 9, 0)  # a Tuesday
         "80%",
         "a long one sunday morning",
         "we're still 5 with liam",
+        "the one works",
+        "at one point",
     ],
 )
 def test_no_clock_time(text):

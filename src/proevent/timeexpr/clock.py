@@ -37,7 +37,8 @@ _RE_NUMBER = re.compile(
 _HOUR_WORDS = {w: n for w, n in _V.number_words.items() if 1 <= n <= 12}
 _RE_HOUR_WORD = re.compile(
     rf"\b(?:(at|around|about|by|till|until|from|half past|half|quarter past|quarter to)\s+)?"
-    rf"({alternation(_HOUR_WORDS)})(?:[\s-](thirty|fifteen|forty[\s-]five|o'?clock))?(\s*-?ish)?(?![\w'’-])", re.I)
+    rf"({alternation(_HOUR_WORDS)})(?:[\s-](thirty|fifteen|forty[\s-]five|o'?clock))?(\s*-?ish)?"
+    r"(?![\w-]|['’](?!s\b))", re.I)
 _RE_MONTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:{alternation([*_V.months, *_V.month_abbreviations])})\b", re.I)
 _RE_FOLLOWER = re.compile(rf"\s*(?:{alternation(_V.non_time_followers)})(?![\w])", re.I)
 _RE_COUNT_BEFORE = re.compile(rf"(?:^|\b)(?:{alternation(_V.count_before)})\s*$", re.I)
@@ -65,6 +66,9 @@ _RE_UNTIL_BEFORE = re.compile(r"\b(?:until|till|til)\s+$", re.I)
 _RE_EXPLICIT = re.compile(r"[ap]\.?m\b|[ap]\.m\.|:\d\d|noon|midday|midnight", re.I)
 _RE_APPROX_AFTER = re.compile(r"\s*(?:or so|-?ish)\b", re.I)
 _RE_UNTIL = re.compile(r"(?:until|till|til)\b", re.I)
+_RE_WORD_AGREE = re.compile(r"(?:'s|’s)?\s+(?:good|fine|works|ok|okay|better|perfect|it is|then)\b", re.I)
+_RE_DET_BEFORE = re.compile(r"\b(?:the|a|that|this|which|any|no|every|each)\s+$", re.I)
+_RE_EMOJI_AFTER = re.compile("\\s*[\u2600-\u27bf\U0001f300-\U0001faff]")
 _RE_PADDED = re.compile(r"0\d:\d\d")
 _RE_AMPM = re.compile(r"[ap]\.?m\b|[ap]\.m\.", re.I)
 _RE_END_BEFORE = re.compile(r"(?:\d\s*(?:[ap]\.?m\.?)?\s*(?:-|–|\bto)|\buntil|\btill|\btil)\s*$", re.I)
@@ -172,7 +176,9 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
     for m in _RE_HOUR_WORD.finditer(text):
         cands = _word_clock(m)
         if cands and free(m.start(), m.end()) and not _negative(text, m.start(), m.end()):
-            if m.group(1) or m.group(3) or m.group(4):  # "at seven", "seven thirty", "sevenish"; not "a long one"
+            agreed = _RE_WORD_AGREE.match(text, m.end()) and not _RE_DET_BEFORE.search(text, max(0, m.start() - 10),
+                                                                                         m.start())
+            if m.group(1) or m.group(3) or m.group(4) or agreed:  # "at seven", "sevenish", "seven's good"
                 out.append(ClockMention(m.start(), m.end(), frozenset(cands), pick(cands, m.start(), m.end()),
                                         "start", True, approx(m.start(), m.end())))
     out.sort(key=lambda c: (c.start, c.role != "start"))
@@ -228,7 +234,7 @@ def _licensed(text: str, m: re.Match[str], days: list[DayMention], parts: list[P
     return bool(_RE_PROPOSAL.search(before) or _RE_APPROX.search(before) or _RE_APPROX_AFTER.match(text, b)
                 or _RE_AGREEMENT.match(after) or _RE_CONTRAST_AFTER.match(after) or _RE_CONTRAST_BEFORE.search(before)
                 or _RE_CORRECTION_BEFORE.search(before) or _RE_OPTION_AFTER.match(after) or _RE_OR_BEFORE.search(before)
-                or _RE_CORRECTION_AFTER.match(after) or _RE_UNTIL_BEFORE.search(before)
+                or _RE_CORRECTION_AFTER.match(after) or _RE_UNTIL_BEFORE.search(before) or _RE_EMOJI_AFTER.match(after)
                 or re.match(r"\s*\*", after) and _RE_ONLY.fullmatch(text, 0, a))
 
 

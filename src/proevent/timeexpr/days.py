@@ -5,7 +5,8 @@ Days are the phrases of :func:`proevent.timeexpr.date_spans` (a bare ordinal nam
 arvo"). A part of the day is read with the day it follows ("sat morning", "tmrw night", "fri eve")
 or on its own ("tonight", "in the morning": the message's only day, if it says one). A date range
 is two days joined by "to", "-", "till", "through" ("fri to sun", "mon-wed", "the 12th-14th",
-"12-14 March") or a weekend ("this weekend"); the days inside a range take the range's reading,
+"12-14 March") or a weekend ("this weekend"). A weekday with an ordinal is the next day that is
+both ("sun 21st"); "in 3 days" counts from the send day. The days inside a range take the range's reading,
 so "fri to sun" said on a Saturday ends on the Sunday after that Friday, not tomorrow.
 """
 
@@ -37,6 +38,10 @@ _ORD = r"(\d{1,2})(st|nd|rd|th)?"
 _RE_NUM_RANGE = re.compile(
     rf"(?<![\d:.£$€])\b(?:from\s+)?(?:the\s+)?{_ORD}{_TO}(?:the\s+)?{_ORD}\b(?:\s+(?:of\s+)?({_MONTH})\b)?", re.I)
 _RE_MONTH_RANGE = re.compile(rf"\b({_MONTH})\.?\s+{_ORD}{_TO}{_ORD}\b(?![:.]\d)", re.I)
+_RE_WD_ORDINAL = re.compile(rf"\b({_WD})\.?,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MONTH})\b)",
+                            re.I)
+_RE_IN_DAYS = re.compile(
+    rf"\bin\s+(?:about\s+|like\s+)?(\d{{1,2}}|{alternation([*_V.number_words, 'a', 'an'])})\s+(days?|weeks?)\b", re.I)
 _RE_WEEKEND = re.compile(
     rf"\b(this|next|the|this coming)\s+({alternation(_V.weekend_words)})\b", re.I)
 
@@ -50,10 +55,38 @@ def read_days(text: str, ref: datetime) -> tuple[list[DayMention], list[PartOfDa
             word = m.group(1).lower()
             d = today if word in _V.day_part_words else relative_day(word, today)
             days.append(DayMention(m.start(), m.end(), frozenset({d}), d))
+    days = _weekday_ordinals(text, today, days) + _in_days(text, today, days)
     days.sort(key=lambda d: d.start)
     ranges, seconds = _ranges(text, today)
     days = [_in_range(d, ranges, seconds) for d in days]
     return days, _parts(text, days, today), ranges
+
+
+def _weekday_ordinals(text: str, today: date, days: list[DayMention]) -> list[DayMention]:
+    """"sun 21st": the next day that is both a Sunday and a 21st (May's 21st may be a Thursday:
+    then it is 21 June); the mention spans the weekday and the ordinal."""
+    out = list(days)
+    for m in _RE_WD_ORDINAL.finditer(text):
+        wd, n = _V.weekday_number(m.group(1)), int(m.group(2))
+        d = next((today + timedelta(days=k) for k in range(0, 400)
+                  if (today + timedelta(days=k)).day == n and (today + timedelta(days=k)).weekday() == wd), None)
+        if d is not None:
+            out = [x for x in out if not (m.start() <= x.start and x.end <= m.end())]
+            out.append(DayMention(m.start(), m.end(), frozenset({d}), d))
+    return out
+
+
+def _in_days(text: str, today: date, days: list[DayMention]) -> list[DayMention]:
+    """"in 3 days", "in a week", "in two weeks": counted from the send day."""
+    out: list[DayMention] = []
+    for m in _RE_IN_DAYS.finditer(text):
+        if any(x.start < m.end() and m.start() < x.end for x in days):
+            continue
+        word = m.group(1).lower()
+        n = int(word) if word.isdigit() else _V.number_words.get(word, 1)
+        d = today + timedelta(days=n * (7 if m.group(2).lower().startswith("w") else 1))
+        out.append(DayMention(m.start(), m.end(), frozenset({d}), d))
+    return out
 
 
 def _parts(text: str, days: list[DayMention], today: date) -> list[PartOfDay]:

@@ -6,7 +6,8 @@ hour and a half", "half an hour", "1h30", "a couple of hours"); one followed by 
 relative time is "after"/"before" plus the words of another event ("straight after the gym", "an
 hour before the match", "after my dentist", "after work"), with the offset in minutes: a duration
 said just before it, signed (before: negative), or 0. "in 20 min" is relative to the send time
-(anchor ``"now"``).
+(anchor ``"now"``); "push it back an hour", "30 min earlier" move the event under discussion
+(anchor ``"it"``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ _RE_IN = re.compile(r"\bin\s+(?:(?:about|around|like|roughly)\s+)?$", re.I)
 _RE_RELATION = re.compile(rf"\b({alternation(_V.relation_words)})\s+", re.I)
 _RE_INTENSIFIER = re.compile(rf"\b(?:{alternation(_V.relation_intensifiers)})\s+$", re.I)
 _RE_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_RE_SHIFT_BEFORE = re.compile(
+    r"\b(?:push|pushed|move|moved|shift|shifted|bump|bumped|put|bring|brought|pull|pulled|make)\s+(?:it|that|things|us|"
+    r"dinner|lunch|the \w+|everything)?\s*(back|later|forward|earlier|up)\s+(?:by\s+)?(?:about\s+|like\s+)?$", re.I)
+_RE_SHIFT_AFTER = re.compile(r"\s+(later|earlier|after|before|sooner)\b", re.I)
+_RE_FOR_BEFORE = re.compile(r"\bfor\s+(?:about\s+|around\s+|like\s+)?$", re.I)
 _RE_DAY_UNIT_BEFORE = re.compile(r"\b(?:day|days|week|weeks|night|morning|evening|weekend|month)\s+$", re.I)
 _DAY_WORDS = frozenset([
     *_V.weekdays, *_V.weekday_abbreviations, *_V.months, *_V.month_abbreviations, *_V.relative_days,
@@ -56,14 +62,22 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
     found: list[Duration] = []
     now: list[RelativeTime] = []
     for m in _RE_DURATION.finditer(text):
-        if _RE_NOT_DURATION.match(text, m.end()):
+        before = text[max(0, m.start() - 40):m.start()]
+        unit_word = (m.group(5) or m.group(8) or "").lower()
+        shift = _RE_SHIFT_BEFORE.search(before)
+        after = _RE_SHIFT_AFTER.match(text, m.end())
+        if after and after.group(1).lower() in ("after", "before") and _anchor(text, after.end() + 1) is not None:
+            after = None  # "15 min after Tom's party": an offset from that event, read below
+        if not shift and not after and _RE_NOT_DURATION.match(text, m.end()):
             continue
+        if unit_word.startswith("day") and not (m.group(3) or _RE_FOR_BEFORE.search(before)):
+            continue  # "one day we should": not a length of time
         if m.group(1):
             minutes = 15.0
         elif m.group(2):
             minutes = 30.0
         else:
-            unit = _V.duration_units[(m.group(5) or m.group(8)).lower()]
+            unit = _V.duration_units[unit_word]
             minutes = _amount(m.group(3) or m.group(6)) * unit
             if m.group(4) or m.group(7) or m.group(9):
                 minutes += unit / 2
@@ -71,12 +85,20 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
                 if unit != 60:
                     continue  # "5 min 30": seconds, not a plan
                 minutes += int(m.group(10))
-        if minutes <= 0 or minutes > 24 * 60 or minutes != int(minutes):
+        if minutes <= 0 or minutes > 14 * 24 * 60 or minutes != int(minutes):
             continue
-        before = text[max(0, m.start() - 24):m.start()]
         vague = (m.group(6) or "").lower() in ("a couple", "a couple of", "couple", "couple of", "a few")
         approximate = bool(m.group(11) or _RE_APPROX_BEFORE.search(before) or vague)
+        if shift or after:  # "push it back an hour", "30 min earlier": the event under discussion moves
+            word = (shift or after).group(1).lower()
+            sign = -1 if word in ("forward", "earlier", "up", "before", "sooner") else 1
+            start = m.start() - len(before) + shift.start() if shift else m.start()
+            end = after.end() if after else m.end()
+            now.append(RelativeTime(start, end, "it", "before" if sign < 0 else "after", sign * int(minutes)))
+            continue
         lead_in = _RE_IN.search(before)
+        if lead_in and unit_word.startswith("day"):
+            continue  # "in 3 days": a day (proevent.timeexpr.days), not a clock offset
         if lead_in:
             now.append(RelativeTime(m.start() - len(before) + lead_in.start(), m.end(), "now", "after", int(minutes)))
             continue
