@@ -1,34 +1,46 @@
 """The generator end to end: plan, realise, assemble, validate, write.
 
-Each case ``i`` draws from its own random stream (seed, i, attempt), so a case never depends on
-the others; a case that fails validation is counted by reason, never written, and drawn again
-with the next attempt number.
+One attempt loop serves both realisers (:func:`generate`): for every case ``i`` and attempt
+``a``, the pipeline plans the case from its own random stream (seed, i, a), hands the plan to the
+realiser (:class:`~proevent.generate.realize.protocol.Realizer`) with the attempt's text stream,
+finishes it (messages merged, windows cut, gold derived) and checks it. A rejected attempt
+(:class:`CaseRejected` from any of these stages) is counted by reason, never written, and the
+case is drawn again with the next attempt number, up to ``max_attempts``. A case never depends
+on the others. The loop is a coroutine: the template realiser never waits, so its cases run one
+after the other; the ``llm`` realiser waits on the model, and all cases are in flight at once
+(the client bounds the requests).
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
-from proevent.generate.assemble import CasePlan, CaseRejected, finish_case, plan_case
+from proevent.generate.assemble import CaseRejected, finish_case, plan_case
 from proevent.generate.config import GeneratorConfig
-from proevent.generate.realize.template import realize_chat_template
+from proevent.generate.realize.protocol import Realizer, TemplateRealizer
 from proevent.generate.validate import READABILITY_FLAGS, validate_case
 from proevent.model import Case
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 @dataclass
 class GenerationResult:
     cases: list[Case]
     rejected: dict[str, int] = field(default_factory=dict)
-    """Rejected attempts by reason (validation error code, clock overrun, LLM check...)."""
+    """Rejected attempts by reason (validation error code, clock overrun, ``llm:<reason>``...)."""
     given_up: int = 0
     """Case slots for which every attempt was rejected (those cases are missing)."""
+    retried: dict[str, int] = field(default_factory=dict)
+    """Texts the realiser rejected itself and asked for again within an attempt, by reason (``llm`` only)."""
 
     @property
     def attempts(self) -> int:
@@ -39,16 +51,39 @@ def text_rng(config: GeneratorConfig, index: int, attempt: int) -> random.Random
     return random.Random(f"proevent/{config.seed}/{index}/{attempt}/text")
 
 
-def realize_template(plan: CasePlan, rng: random.Random) -> None:
-    for pc in plan.chats:
-        pc.texts = realize_chat_template(pc.lines, pc.times, pc.ctx, rng)
+async def attempt_case(index: int, attempt: int, config: GeneratorConfig, realizer: Realizer) -> Case:
+    """One attempt at case ``index``: plan, realise, finish, check; raises :class:`CaseRejected`."""
+    plan = plan_case(index, attempt, config)
+    await realizer.realize(plan, text_rng(config, index, attempt))
+    plan.meta["realizer"] = realizer.name
+    return checked(finish_case(plan))
 
 
 def build_case(index: int, attempt: int, config: GeneratorConfig) -> Case:
-    """One case with the template realiser; raises :class:`CaseRejected` when it fails a check."""
-    plan = plan_case(index, attempt, config)
-    realize_template(plan, text_rng(config, index, attempt))
-    return checked(finish_case(plan))
+    """One attempt with the template realiser; raises :class:`CaseRejected` when it fails a check."""
+    return _run(attempt_case(index, attempt, config, TemplateRealizer()))
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end from synchronous code, also from inside a running event loop
+    (a notebook, an async server: then in a thread of its own)."""
+    out: list[T] = []
+
+    async def main() -> None:
+        # the result is handed over outside the task: Python 3.11's asyncio.run formats its main
+        # task (with the result: every case) into an error message it never shows, taking seconds
+        out.append(await coro)
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(main())
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, main()).result()
+    return out[0]
 
 
 def checked(case: Case) -> Case:
@@ -60,27 +95,54 @@ def checked(case: Case) -> Case:
     return case
 
 
-def generate(config: GeneratorConfig, progress: Progress | None = None) -> GenerationResult:
-    """Generate ``config.cases`` cases (the llm realiser when ``config.realizer == "llm"``)."""
+@asynccontextmanager
+async def open_realizer(config: GeneratorConfig) -> AsyncIterator[Realizer]:
+    """The realiser ``config.realizer`` names, open for the whole generation."""
     if config.realizer == "llm":
-        from proevent.generate.realize.llm import generate_llm
+        from proevent.generate.realize.llm import open_llm_realizer
 
-        return generate_llm(config, progress)
+        async with open_llm_realizer(config) as llm:
+            yield llm
+    else:
+        yield TemplateRealizer()
+
+
+async def generate_with(config: GeneratorConfig, realizer: Realizer,
+                        progress: Progress | None = None) -> GenerationResult:
+    """The attempt loop: every case of ``config`` through ``realizer``, ``max_attempts`` tries each."""
     rejected: Counter[str] = Counter()
-    cases: list[Case] = []
-    given_up = 0
-    for index in range(config.cases):
-        for attempt in range(config.max_attempts):
-            try:
-                cases.append(build_case(index, attempt, config))
-                break
-            except CaseRejected as exc:
-                rejected[exc.reason] += 1
-        else:
-            given_up += 1
-        if progress:
-            progress(index + 1, config.cases)
-    return GenerationResult(cases, dict(sorted(rejected.items())), given_up)
+    done = 0
+
+    async def one(index: int) -> Case | None:
+        nonlocal done
+        try:
+            for attempt in range(config.max_attempts):
+                try:
+                    return await attempt_case(index, attempt, config, realizer)
+                except CaseRejected as exc:
+                    rejected[exc.reason] += 1
+            return None
+        finally:
+            done += 1
+            if progress:
+                progress(done, config.cases)
+
+    results = await asyncio.gather(*(one(i) for i in range(config.cases)))
+    return GenerationResult([c for c in results if c is not None], dict(sorted(rejected.items())),
+                            sum(1 for c in results if c is None), dict(sorted(realizer.retried.items())))
+
+
+def generate(config: GeneratorConfig, progress: Progress | None = None,
+             realizer: Realizer | None = None) -> GenerationResult:
+    """Generate ``config.cases`` cases with the realiser ``config.realizer`` names (or ``realizer``)."""
+
+    async def run() -> GenerationResult:
+        if realizer is not None:
+            return await generate_with(config, realizer, progress)
+        async with open_realizer(config) as opened:
+            return await generate_with(config, opened, progress)
+
+    return _run(run())
 
 
 def generate_cases(config: GeneratorConfig) -> list[Case]:
@@ -98,6 +160,7 @@ def generator_record(config: GeneratorConfig, result: GenerationResult) -> dict[
         "config": config.model_dump(mode="json"),
         "rejected": result.rejected,
         "given_up": result.given_up,
+        **({"realizer_retries": result.retried} if config.realizer == "llm" else {}),
     }
 
 

@@ -1,11 +1,14 @@
 """The ``llm`` realiser: an OpenAI-compatible model rewrites each chat skeleton into natural text.
 
-The model gets the skeleton (speakers, intents, send times, the exact values each line must
-express and a template draft) and answers JSON. Every reply is checked on its text with the
-validator's own reading of dates, times, places and names: each required value must be
-expressed and no other day or time may be mentioned. A failing reply is retried with the
-problems listed; after ``llm.retries`` retries the chat, and with it the case attempt, is dropped
-(counted as ``llm_check_failed``).
+The model gets the skeleton (speakers, intents, send times, the values each line must express,
+what an acceptance accepts, the user's timetable events that matter, and a template draft) and
+answers JSON, one message per line or a short burst of them. Every reply goes through
+:func:`~proevent.generate.realize.llm_check.check_reply`, which accepts the forms people use
+(bare hours, parts of the day, times relative to another event, short place names, "the usual
+spot", self-corrections, reactions) and rejects a changed intent or value. A failing reply is
+asked for again with the problems listed (``llm.retries`` times, each counted by reason in
+``realizer.retried``); when the last reply still fails, :meth:`LLMRealizer.realize` rejects the
+case attempt (``CaseRejected("llm:<reason>")``) and the pipeline's attempt loop takes over.
 """
 
 from __future__ import annotations
@@ -13,52 +16,63 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
-from datetime import date
+import random
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
 
-from proevent.generate.assemble import CasePlan, CaseRejected, PlannedChat, finish_case, plan_case
-from proevent.generate.config import GeneratorConfig
+from proevent.generate.assemble import CasePlan, CaseRejected, PlannedChat
+from proevent.generate.config import GeneratorConfig, LLMRealizerConfig
 from proevent.generate.contacts import contact_pool
+from proevent.generate.realize.llm_check import Problem, check_reply, intent_kind, required
+from proevent.generate.realize.protocol import split_line
 from proevent.generate.realize.template import realize_chat_template
-from proevent.generate.timeexpr import date_mentions, time_mentions
-from proevent.generate.validate import _norm
 
 _INTENT_WORDS = {
     "cancel_implicit": "cancel (implicit)", "accept_later": "accept (after checking)",
     "interjection": "small talk", "user_dropout": "user drops out", "self_dropout": "drops out",
 }
+MAX_BURST = 4
+"""The most messages one line may become."""
 
 
 def system_prompt() -> str:
     return resources.files("proevent.generate").joinpath("data").joinpath("llm_prompt.txt").read_text("utf-8")
 
 
-def _required(pc: PlannedChat, i: int) -> dict[str, str]:
-    s = pc.lines[i].slots
-    need: dict[str, str] = {}
-    when = s.get("when") or s.get("time")
-    if pc.lines[i].intent in ("accept", "accept_later") or s.get("ref") is not None:
-        return need  # an echo is optional; a reference ("same place as last time") carries the value
-    if when:
-        start, end = when  # type: ignore[misc]
-        if pc.lines[i].intent != "fill_time":  # the day was settled before; only the time is new
-            need["day"] = f"{start[:10]} ({date.fromisoformat(start[:10]).strftime('%A')})"
-        need["start"] = start[11:16]
-        if end:
-            need["end"] = end[11:16] if end[:10] == start[:10] else end.replace("T", " ")
-    elif s.get("day"):
-        d = str(s["day"])
-        need["day"] = f"{d} ({date.fromisoformat(d).strftime('%A')})"
-    if s.get("place"):
-        need["place"] = str(s["place"])
-    if s.get("person") and pc.lines[i].intent == "add_person":
-        need["person"] = str(s["person"])
-    return need
+def _values_words(pc: PlannedChat, i: int) -> str | None:
+    """What an acceptance accepts, in words: its echo, else the proposal before it."""
+    for line in [pc.lines[i], *reversed(pc.lines[:i])]:
+        if intent_kind(line.intent) == "acceptance" and line is not pc.lines[i]:
+            continue
+        when = line.slots.get("when") or line.slots.get("time") or line.slots.get("choice")
+        parts = []
+        if when:
+            parts.append(" to ".join(v.replace("T", " ") for v in when if v))  # type: ignore[union-attr]
+        elif line.slots.get("options"):
+            parts.append(" or ".join(str(o[0]).replace("T", " ") for o in line.slots["options"]))  # type: ignore[union-attr]
+        elif line.slots.get("day"):
+            parts.append(str(line.slots["day"]))
+        if line.slots.get("place"):
+            parts.append(str(line.slots["place"]))
+        if parts:
+            return ", ".join(parts)
+    return None
+
+
+def _timetable(plan: CasePlan, pc: PlannedChat) -> list[dict[str, Any]]:
+    """The user's timetable events a line may refer to: those with the chat's people or on its days."""
+    members = set(pc.chat.members) - {plan.user}
+    days = {str(v)[:10] for ln in pc.lines for k in ("when", "time", "day") if ln.slots.get(k)
+            for v in (ln.slots[k] if isinstance(ln.slots[k], (tuple, list)) else [ln.slots[k]]) if v}
+    return [{"event": ev.description, "start": ev.start, "end": ev.end, "place": ev.location}
+            for ev in plan.initial if members & set(ev.participants) or (ev.start and ev.start[:10] in days)]
 
 
 def skeleton_request(plan: CasePlan, pc: PlannedChat, drafts: list[str]) -> dict[str, Any]:
+    """The user message of the request for one chat (JSON)."""
     profiles = {p.name: p for p in contact_pool().profiles}
     people = []
     for m in pc.chat.members:
@@ -68,112 +82,81 @@ def skeleton_request(plan: CasePlan, pc: PlannedChat, drafts: list[str]) -> dict
                        "voice": pc.ctx.voice(m)})
     lines = []
     for i, (ln, at) in enumerate(zip(pc.lines, pc.times)):
-        item = {"i": i + 1, "time": at.strftime("%Y-%m-%d %a %H:%M"), "speaker": ln.speaker,
-                "intent": _INTENT_WORDS.get(ln.intent, ln.intent.replace("_", " ")),
-                "must_express": _required(pc, i), "draft": drafts[i]}
+        item: dict[str, Any] = {"i": i + 1, "time": at.strftime("%Y-%m-%d %a %H:%M"), "speaker": ln.speaker,
+                                "intent": _INTENT_WORDS.get(ln.intent, ln.intent.replace("_", " ")),
+                                "must_express": required(pc, i).for_request(), "draft": drafts[i]}
+        if intent_kind(ln.intent) == "acceptance" and (accepts := _values_words(pc, i)):
+            item["accepts"] = accepts
         if ln.slots.get("ref") is not None:
             ref = pc.ctx.refs[int(ln.slots["ref"])]  # type: ignore[arg-type]
             item["refers_to"] = f"{ref.state.description} ({ref.state.start}, {ref.state.location})"
         lines.append(item)
-    return {"chat": {"name": pc.chat.name, "type": pc.chat.type}, "people": people, "lines": lines}
+    out: dict[str, Any] = {"chat": {"name": pc.chat.name, "type": pc.chat.type}, "people": people}
+    if timetable := _timetable(plan, pc):
+        out["timetable"] = timetable
+    out["lines"] = lines
+    return out
 
 
-def _places(pc: PlannedChat) -> list[str]:
-    names = {str(ln.slots["place"]) for ln in pc.lines if ln.slots.get("place")}
-    names |= {r.state.location for r in pc.ctx.refs if r.state.location}
-    return sorted(names, key=len, reverse=True)
-
-
-def _mask(text: str, places: list[str]) -> str:
-    """Hide place names before looking for dates ("the Sports Bar on 4th" is not the 4th)."""
-    for place in places:
-        text = re.sub(re.escape(place), "<place>", text, flags=re.I)
-    return text
-
-
-def _allowed(pc: PlannedChat) -> tuple[set[date], set[tuple[int, int]]]:
-    days: set[date] = set()
-    times: set[tuple[int, int]] = set()
-    values: list[str] = []
-    for ln in pc.lines:
-        for key in ("when", "time"):
-            if ln.slots.get(key):
-                values += [v for v in ln.slots[key] if v]  # type: ignore[union-attr]
-        if ln.slots.get("day"):
-            values.append(str(ln.slots["day"]))
-        if ln.slots.get("ref") is not None:
-            ref = pc.ctx.refs[int(ln.slots["ref"])]  # type: ignore[arg-type]
-            values += [v for v in (ref.state.start, ref.state.end) if v]
-    days |= {at.date() for at in pc.times}  # "I'll tell you tonight" is about the send day
-    for v in values:
-        days.add(date.fromisoformat(v[:10]))
-        if len(v) == 16:
-            h, m = int(v[11:13]), int(v[14:16])
-            times |= {(h, m), ((h + 12) % 24, m)}
-    return days, times
-
-
-def check_reply(pc: PlannedChat, texts: list[str]) -> list[str]:
-    """Problems of a realised chat: missing values, other days or times, wrong line count."""
-    if len(texts) != len(pc.lines):
-        return [f"expected {len(pc.lines)} messages, got {len(texts)}"]
-    problems: list[str] = []
-    days, times = _allowed(pc)
-    places = _places(pc)
-    for i, (at, text) in enumerate(zip(pc.times, texts)):
-        masked = _mask(text, places)
-        day_mentions = date_mentions(masked, at)
-        hm_mentions = time_mentions(masked)
-        found_days = set().union(*day_mentions)
-        found_times = set().union(*hm_mentions)
-        need = _required(pc, i)
-        if "day" in need and date.fromisoformat(need["day"][:10]) not in found_days:
-            problems.append(f"line {i + 1}: the day {need['day']} is not expressed")
-        for key in ("start", "end"):
-            if key in need and len(need[key]) == 5:
-                hm = (int(need[key][:2]), int(need[key][3:]))
-                if hm not in found_times:
-                    problems.append(f"line {i + 1}: the {key} time {need[key]} is not expressed")
-        if "place" in need and f" {_norm(need['place'])} " not in f" {_norm(text)} ":
-            problems.append(f"line {i + 1}: the place {need['place']!r} is not named exactly")
-        if "person" in need and not any(t in _norm(text).split() for t in _norm(need["person"]).split()):
-            problems.append(f"line {i + 1}: {need['person']} is not named")
-        other_days = sorted(min(c).isoformat() for c in day_mentions if not c & days)
-        other_times = sorted(f"{h:02d}:{m:02d}" for c in hm_mentions if not c & times for h, m in [min(c)])
-        if other_days or other_times:
-            problems.append(f"line {i + 1}: mentions a day or time that contradicts the plan "
-                            f"({', '.join(other_days + other_times)})")
-    return problems
-
-
-def parse_reply(text: str) -> list[str]:
+def parse_reply(text: str) -> list[list[str]]:
+    """The messages of a reply, one list per line (a burst has several); raises ``ValueError``,
+    ``KeyError`` or ``TypeError`` on anything but the JSON asked for."""
     start, end = text.find("{"), text.rfind("}")
     data = json.loads(text[start:end + 1] if start >= 0 else text)
-    items = data["messages"]
-    items = sorted(items, key=lambda m: int(m["i"]))
-    return [str(m["text"]).strip() for m in items]
+    items = sorted(data["messages"], key=lambda m: int(m["i"]))
+    out: list[list[str]] = []
+    for m in items:
+        raw = m["text"]
+        parts = [str(t).strip() for t in raw] if isinstance(raw, list) else [str(raw).strip()]
+        parts = [p for p in parts if p]
+        if not parts or len(parts) > MAX_BURST:
+            raise ValueError(f"message {m['i']}: give one message or a burst of 2 to {MAX_BURST}")
+        out.append(parts)
+    return out
 
 
-async def realize_chat_llm(client: Any, plan: CasePlan, pc: PlannedChat, drafts: list[str], retries: int,
-                           attempt: int) -> bool:
-    """Fill ``pc.texts`` from the model; ``False`` when no reply passed the check."""
-    request = json.dumps(skeleton_request(plan, pc, drafts), ensure_ascii=False)
-    messages: list[dict[str, Any]] = [{"role": "system", "content": system_prompt()},
-                                      {"role": "user", "content": request}]
-    for k in range(retries + 1):
-        try:
-            reply = await client.chat(messages, json_mode=True, repeat=attempt * 100 + k)
-            texts = parse_reply(reply.text)
-            problems = check_reply(pc, texts)
-        except (ValueError, KeyError, TypeError) as exc:
-            problems, reply = [f"the answer is not the JSON asked for: {exc}"], None
-        if not problems:
-            pc.texts = texts
-            return True
-        messages = [*messages[:2], {"role": "assistant", "content": reply.text if reply else ""},
-                    {"role": "user", "content": "Fix these problems and answer the whole chat again as JSON:\n- "
-                     + "\n- ".join(problems[:12])}]
-    return False
+class LLMRealizer:
+    """The realiser behind :class:`~proevent.generate.realize.protocol.Realizer`: one request per
+    chat, all chats of a case (and the cases the pipeline keeps in flight) concurrently, bounded by
+    the client's ``concurrency``."""
+
+    def __init__(self, client: Any, config: LLMRealizerConfig) -> None:
+        self.client = client
+        self.retries = config.retries
+        self.name = f"llm:{config.model}"
+        self.retried: Counter[str] = Counter()
+
+    async def realize(self, plan: CasePlan, rng: random.Random) -> None:
+        drafts = [realize_chat_template(pc.lines, pc.times, pc.ctx, rng) for pc in plan.chats]
+        results = await asyncio.gather(*(self._chat(plan, pc, d) for pc, d in zip(plan.chats, drafts)))
+        for result in results:
+            if isinstance(result, Problem):
+                raise CaseRejected(f"llm:{result.reason}")
+        for pc, result in zip(plan.chats, results):
+            split_line(pc, result)  # type: ignore[arg-type]
+
+    async def _chat(self, plan: CasePlan, pc: PlannedChat, drafts: list[str]) -> list[list[str]] | Problem:
+        """The messages of one chat, or the first problem of its last reply."""
+        request = json.dumps(skeleton_request(plan, pc, drafts), ensure_ascii=False)
+        messages: list[dict[str, Any]] = [{"role": "system", "content": system_prompt()},
+                                          {"role": "user", "content": request}]
+        problems: list[tuple[int, Problem]] = []
+        for k in range(self.retries + 1):
+            reply = await self.client.chat(messages, json_mode=True, repeat=k)
+            try:
+                parts = parse_reply(reply.text)
+                problems = check_reply(plan, pc, [" ".join(p) for p in parts])
+            except (ValueError, KeyError, TypeError) as exc:
+                problems = [(0, Problem("not_json", f"the answer is not the JSON asked for: {exc}"))]
+            if not problems:
+                return parts
+            if k < self.retries:
+                self.retried.update(p.reason for _, p in problems[:1])
+            listed = "\n- ".join((f"line {n}: " if n else "") + p.message for n, p in problems[:12])
+            messages = [*messages[:2], {"role": "assistant", "content": reply.text},
+                        {"role": "user", "content": "Fix these problems and answer the whole chat again as JSON:\n- "
+                         + listed}]
+        return problems[0][1]
 
 
 def _client(config: GeneratorConfig) -> Any:
@@ -188,50 +171,11 @@ def _client(config: GeneratorConfig) -> Any:
                                   max_retries=cfg.request_retries))
 
 
-async def _generate(config: GeneratorConfig, progress: Any) -> Any:
-    from collections import Counter
-
-    from proevent.generate.pipeline import GenerationResult, checked, text_rng
-
-    rejected: Counter[str] = Counter()
-    done = 0
-
-    async def one(client: Any, index: int) -> Any:
-        nonlocal done
-        try:
-            for attempt in range(config.max_attempts):
-                try:
-                    plan = plan_case(index, attempt, config)
-                except CaseRejected as exc:
-                    rejected[exc.reason] += 1
-                    continue
-                rng = text_rng(config, index, attempt)
-                drafts = [realize_chat_template(pc.lines, pc.times, pc.ctx, rng) for pc in plan.chats]
-                oks = await asyncio.gather(*(realize_chat_llm(client, plan, pc, d, config.llm.retries, attempt)
-                                             for pc, d in zip(plan.chats, drafts)))
-                if not all(oks):
-                    rejected["llm_check_failed"] += 1
-                    continue
-                plan.meta["realizer"] = f"llm:{config.llm.model}"
-                try:
-                    return checked(finish_case(plan))
-                except CaseRejected as exc:
-                    rejected[exc.reason] += 1
-            return None
-        finally:
-            done += 1
-            if progress:
-                progress(done, config.cases)
-
+@asynccontextmanager
+async def open_llm_realizer(config: GeneratorConfig) -> AsyncIterator[LLMRealizer]:
+    """The realiser with its client open for the whole generation."""
     async with _client(config) as client:
-        results = await asyncio.gather(*(one(client, i) for i in range(config.cases)))
-    cases = [c for c in results if c is not None]
-    return GenerationResult(cases, dict(sorted(rejected.items())), sum(1 for c in results if c is None))
+        yield LLMRealizer(client, config.llm)
 
 
-def generate_llm(config: GeneratorConfig, progress: Any = None) -> Any:
-    """Generate with the ``llm`` realiser (runs its own event loop)."""
-    return asyncio.run(_generate(config, progress))
-
-
-__all__ = ["check_reply", "generate_llm", "parse_reply", "skeleton_request", "system_prompt"]
+__all__ = ["LLMRealizer", "open_llm_realizer", "parse_reply", "skeleton_request", "system_prompt"]
