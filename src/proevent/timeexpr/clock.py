@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from proevent.timeexpr.mentions import Clock, ClockMention, DayMention, PartOfDay
 from proevent.timeexpr.spans import both_halves, default_pick, time_spans
-from proevent.timeexpr.vocabulary import alternation, vocabulary
+from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, tokens, vocabulary
 
 _V = vocabulary()
 Hours = tuple[int, int]
@@ -35,6 +35,7 @@ _RE_RANGE = re.compile(
 _RE_NUMBER = re.compile(
     r"(?<![\w£$€#.,:/'’-])(\d{1,2})(?:\.(\d{2}))?(?![\w%:/'’]|[.,]\d|" + _AMPM_AHEAD + ")", re.I)
 _HOUR_WORDS = {w: n for w, n in _V.number_words.items() if 1 <= n <= 12}
+_HOUR_WORD_SET = frozenset(_HOUR_WORDS)
 _RE_HOUR_WORD = re.compile(
     rf"\b(?:(at|around|about|by|till|until|from|half past|half|quarter past|quarter to)\s+)?"
     rf"({alternation(_HOUR_WORDS)})(?:[\s-](thirty|fifteen|forty[\s-]five|o'?clock))?(\s*-?ish)?"
@@ -142,7 +143,8 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
                     or re.match(r"(?:around|about|roughly|like|approx)\b", text[a:b], re.I) or "ish" in text[a:b])
 
     legacy = time_spans(text)
-    ranges = _ranges(text, days, parts, hint, activity, pick)
+    digits = bool(_RE_DIGIT.search(text))
+    ranges = _ranges(text, days, parts, hint, activity, pick) if digits else []
     for s in legacy:
         phrase = text[s.start:s.end]
         bare = not _RE_EXPLICIT.search(phrase)
@@ -164,7 +166,7 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
     for r in ranges:
         if free(r.start, r.end):
             out.append(r)
-    for m in _RE_NUMBER.finditer(text):
+    for m in _RE_NUMBER.finditer(text) if digits else ():
         cands = _hm(m.group(1), m.group(2), "." if m.group(2) else None)
         if not cands or not free(m.start(), m.end()) or _negative(text, m.start(), m.end()):
             continue
@@ -173,7 +175,7 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
         role = "end" if _RE_END_BEFORE.search(text, max(0, m.start() - 14), m.start()) else "start"
         out.append(ClockMention(m.start(), m.end(), frozenset(cands), pick(cands, m.start(), m.end()), role,
                                 True, approx(m.start(), m.end())))
-    for m in _RE_HOUR_WORD.finditer(text):
+    for m in _RE_HOUR_WORD.finditer(text) if tokens(text) & _HOUR_WORD_SET else ():
         cands = _word_clock(m)
         if cands and free(m.start(), m.end()) and not _negative(text, m.start(), m.end()):
             agreed = _RE_WORD_AGREE.match(text, m.end()) and not _RE_DET_BEFORE.search(text, max(0, m.start() - 10),

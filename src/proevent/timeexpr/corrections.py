@@ -20,9 +20,11 @@ from dataclasses import replace
 from typing import TypeVar
 
 from proevent.timeexpr.mentions import ClockMention, DayMention, PartOfDay
-from proevent.timeexpr.vocabulary import alternation, vocabulary
+from proevent.timeexpr.vocabulary import alternation, first_words, tokens, vocabulary
 
 _V = vocabulary()
+_MARKER_FIRST = first_words(_V.correction_markers)
+_CONTRAST_FIRST = first_words(_V.contrast_words)
 _MILD = frozenset({"sorry", "actually", "wait", "oops", "my bad"})
 _RE_MARKER = re.compile(rf"\b(?:{alternation(_V.correction_markers)})\b|^\s*\*", re.I)
 _RE_MARKER_GAP = re.compile(
@@ -40,6 +42,10 @@ M = TypeVar("M", ClockMention, DayMention, PartOfDay)
 def correct(text: str, mentions: list[M]) -> list[M]:
     """``mentions`` (one kind, text order) with ``retracted`` and ``corrects`` set by the
     self-corrections of ``text``."""
+    words = tokens(text)
+    markers = bool(words & _MARKER_FIRST) or "*" in text
+    if not mentions or not (markers or words & _CONTRAST_FIRST):
+        return mentions
     retracted: set[int] = set()
     corrects: set[int] = set()
     ordered = sorted(range(len(mentions)), key=lambda i: mentions[i].start)
@@ -57,7 +63,7 @@ def correct(text: str, mentions: list[M]) -> list[M]:
             if z is not None and z != i:  # "not 7, 8"
                 retracted.add(i)
                 corrects.add(z)
-    for m in _RE_MARKER.finditer(text):
+    for m in _RE_MARKER.finditer(text) if markers else ():
         gap = _RE_MARKER_GAP.match(text, m.end())
         j = _starting_at(mentions, gap.end() if gap else m.end())
         if j is None or _RE_REFUSAL_AFTER.match(text, mentions[j].end):

@@ -20,9 +20,14 @@ from proevent.timeexpr.mentions import DateRange, DayMention, PartOfDay
 from proevent.timeexpr.picks import _street_number
 from proevent.timeexpr.resolve import month_day_dates, ordinal_date, relative_day, weekday_date, weekend
 from proevent.timeexpr.spans import date_spans
-from proevent.timeexpr.vocabulary import alternation, vocabulary
+from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, first_words, tokens, vocabulary
 
 _V = vocabulary()
+_MORE_FIRST = first_words([*_V.more_relative_days, *_V.day_part_words])
+_PART_FIRST = first_words([*_V.part_words, *_V.day_part_words])
+_WD_WORDS = frozenset([*_V.weekdays, *_V.weekday_abbreviations])
+_WEEKEND_WORDS = frozenset(_V.weekend_words)
+_IN_UNITS = frozenset({"day", "days", "week", "weeks"})
 _WD = alternation([*_V.weekdays, *_V.weekday_abbreviations])
 _MONTH = alternation([*_V.months, *_V.month_abbreviations])
 _TO = r"\s*(?:-|–|—|->|\bto\b|\btill\b|\btil\b|\buntil\b|\bthru\b|\bthrough\b)\s*"
@@ -50,16 +55,20 @@ def read_days(text: str, ref: datetime) -> tuple[list[DayMention], list[PartOfDa
     """The days, parts of the day and date ranges of ``text`` said at ``ref``, each in text order."""
     today = ref.date()
     days = [DayMention(s.start, s.end, s.days, s.best) for s in date_spans(text, ref) if not _street_number(text, s)]
-    for m in _RE_MORE_DAYS.finditer(text):
+    words, digits = tokens(text), bool(_RE_DIGIT.search(text))
+    for m in _RE_MORE_DAYS.finditer(text) if words & _MORE_FIRST else ():
         if not any(d.start < m.end() and m.start() < d.end for d in days):
             word = m.group(1).lower()
             d = today if word in _V.day_part_words else relative_day(word, today)
             days.append(DayMention(m.start(), m.end(), frozenset({d}), d))
-    days = _weekday_ordinals(text, today, days) + _in_days(text, today, days)
+    if digits and words & _WD_WORDS:
+        days = _weekday_ordinals(text, today, days)
+    if "in" in words and words & _IN_UNITS:
+        days += _in_days(text, today, days)
     days.sort(key=lambda d: d.start)
-    ranges, seconds = _ranges(text, today)
-    days = [_in_range(d, ranges, seconds) for d in days]
-    return days, _parts(text, days, today), ranges
+    ranges, seconds = _ranges(text, today, words, digits)
+    days = [_in_range(d, ranges, seconds) for d in days] if ranges else days
+    return days, _parts(text, days, today) if words & _PART_FIRST else [], ranges
 
 
 def _weekday_ordinals(text: str, today: date, days: list[DayMention]) -> list[DayMention]:
@@ -119,7 +128,7 @@ def _day_at(days: list[DayMention], m: re.Match[str]) -> date | None:
     return None
 
 
-def _ranges(text: str, today: date) -> tuple[list[DateRange], list[int]]:
+def _ranges(text: str, today: date, words: frozenset[str], digits: bool) -> tuple[list[DateRange], list[int]]:
     """The ranges in text order, and where the second day of each begins."""
     out: list[tuple[DateRange, int]] = []
 
@@ -129,16 +138,16 @@ def _ranges(text: str, today: date) -> tuple[list[DateRange], list[int]]:
         if not any(r.start < m.end() and m.start() < r.end for r, _ in out):
             out.append((DateRange(m.start(), m.end(), first, last), m.end() if second is None else second))
 
-    for m in _RE_WD_RANGE.finditer(text):
+    for m in _RE_WD_RANGE.finditer(text) if words & _WD_WORDS else ():
         first = weekday_date(m.group(2), today, m.group(1))
         span = (_V.weekday_number(m.group(3)) - first.weekday()) % 7 or 7
         add(m, first, first + timedelta(days=span), m.start(3))
-    for m in _RE_MONTH_RANGE.finditer(text):
+    for m in _RE_MONTH_RANGE.finditer(text) if digits else ():
         month = _V.month_number(m.group(1))
         firsts = sorted(d for d in month_day_dates(month, int(m.group(2)), today) if d >= today)
         if firsts:
             add(m, firsts[0], _same_month(firsts[0], int(m.group(4))), m.start(4))
-    for m in _RE_NUM_RANGE.finditer(text):
+    for m in _RE_NUM_RANGE.finditer(text) if digits else ():
         if not (m.group(2) or m.group(4) or m.group(5)):
             continue  # "7-9" alone is a clock range; "the 12th-14th", "12-14 March" are days
         d1, d2 = int(m.group(1)), int(m.group(3))
@@ -149,7 +158,7 @@ def _ranges(text: str, today: date) -> tuple[list[DateRange], list[int]]:
             first = ordinal_date(d1, today)
         last = None if first is None else _same_month(first, d2) if d2 > d1 else ordinal_date(d2, first)
         add(m, first, last, m.start(3))
-    for m in _RE_WEEKEND.finditer(text):
+    for m in _RE_WEEKEND.finditer(text) if words & _WEEKEND_WORDS else ():
         mod = m.group(1).lower()
         add(m, *weekend(today, "next" if mod == "next" else None))
     out.sort(key=lambda p: p[0].start)

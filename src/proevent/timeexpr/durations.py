@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 
 from proevent.timeexpr.mentions import Duration, RelativeTime
-from proevent.timeexpr.vocabulary import alternation, vocabulary
+from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, tokens, vocabulary
 
 _V = vocabulary()
+_UNIT_WORDS = frozenset(u for u in _V.duration_units if len(u) >= 2)
+_RELATION_WORDS = frozenset(_V.relation_words)
 _NUMBER_WORDS = alternation([*_V.number_words, *_V.article_numbers])
 _UNITS = alternation(_V.duration_units)
 _WORD_UNITS = alternation(u for u in _V.duration_units if len(u) >= 2)
@@ -61,7 +63,9 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
     of a relative time, "an hour before the match", is not listed as a duration too)."""
     found: list[Duration] = []
     now: list[RelativeTime] = []
-    for m in _RE_DURATION.finditer(text):
+    words = tokens(text)
+    maybe = bool(words & _UNIT_WORDS) or bool(_RE_DIGIT.search(text))
+    for m in _RE_DURATION.finditer(text) if maybe else ():
         before = text[max(0, m.start() - 40):m.start()]
         unit_word = (m.group(5) or m.group(8) or "").lower()
         shift = _RE_SHIFT_BEFORE.search(before)
@@ -103,7 +107,7 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
             now.append(RelativeTime(m.start() - len(before) + lead_in.start(), m.end(), "now", "after", int(minutes)))
             continue
         found.append(Duration(m.start(), m.end(), int(minutes), approximate))
-    relatives = _relatives(text, found)
+    relatives = _relatives(text, found) if words & _RELATION_WORDS else []
     offsets = {(r.start, r.end) for r in relatives}
     durations = [d for d in found if not any(a <= d.start and d.end <= b for a, b in offsets)]
     return durations, sorted([*relatives, *now], key=lambda r: r.start)

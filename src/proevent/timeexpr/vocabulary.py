@@ -128,6 +128,20 @@ def vocabulary() -> Vocabulary:
     )
 
 
+_RE_DIGIT = re.compile(r"\d")
+
+
+@lru_cache(maxsize=4096)
+def tokens(text: str) -> frozenset[str]:
+    """The lower-case letter runs of ``text``: a cheap test of whether a pattern can match at all."""
+    return frozenset(re.findall(r"[a-z]+", text.lower()))
+
+
+def first_words(phrases: object) -> frozenset[str]:
+    """The first letter run of each phrase ("this morning" -> "this"), for :func:`tokens` tests."""
+    return frozenset(m.group(0) for p in phrases if (m := re.search(r"[a-z]+", str(p).lower())))  # type: ignore[union-attr]
+
+
 def alternation(words: object) -> str:
     """A regex alternation of ``words`` (escaped, longest first, so a longer word wins)."""
     unique = list(dict.fromkeys(str(w) for w in words))  # type: ignore[union-attr]
