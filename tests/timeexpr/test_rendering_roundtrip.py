@@ -50,6 +50,9 @@ def test_times(t, formal):
         assert t in r.times(), phrase  # "7 o'clock", "9ish": the value among the readings
         if any(mark in phrase for mark in _AMPM_OR_24H) or phrase in ("noon", "midday"):
             assert r.start_time() == t, phrase  # explicit forms: exactly
+        # the forms without am/pm read exactly once the event's half of the day is known
+        half = (12, 24) if t[0] >= 12 else (0, 12)
+        assert read(phrase, ref, half).start_time() == t, phrase
 
 
 @settings(max_examples=300, deadline=None)

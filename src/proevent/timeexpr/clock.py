@@ -17,7 +17,7 @@ else 1-7 as afternoon or evening and 8-11 as morning.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from proevent.timeexpr.mentions import Clock, ClockMention, DayMention, PartOfDay
@@ -240,7 +240,8 @@ def _licensed(text: str, m: re.Match[str], days: list[DayMention], parts: list[P
                 or re.match(r"\s*\*", after) and _RE_ONLY.fullmatch(text, 0, a))
 
 
-def _ranges(text, days, parts, hint, activity, pick) -> list[ClockMention]:  # noqa: ANN001
+def _ranges(text: str, days: list[DayMention], parts: list[PartOfDay], hint: Hours | None, activity: Hours | None,
+            pick: Callable[[set[Clock], int, int], Clock]) -> list[ClockMention]:
     """Ranges without am/pm ("7-9", "from 7 till 10", "between 6 and 8")."""
     out: list[ClockMention] = []
     context = bool(days or parts or hint or activity)
