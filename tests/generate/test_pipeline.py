@@ -7,6 +7,7 @@ import pytest
 
 from proevent.generate import GeneratorConfig, compute_stats, generate, generate_cases, generate_dataset
 from proevent.generate.contacts import contact_pool, templates
+from proevent.generate.realism import repeated_phrases
 from proevent.generate.validate import validate_dataset
 from proevent.io import load_dataset
 from proevent.model import DeleteOp, InsertOp, UpdateOp
@@ -156,9 +157,12 @@ def test_default_dataset_has_the_papers_size():
     assert len(contact_pool().profiles) == 56
     assert_every_phenomenon(result.cases)
     assert validate_dataset(result.cases).ok
-    # two cases rarely share a sentence; short replies ("ya", "👍") repeat, as in real chats, so the
-    # share of distinct messages overall is no target any more (issue 11: realism over variety)
-    assert st["distinct_long_message_ratio"] >= 0.97
+    # variety as issue 11 measures it: few messages repeat a stock phrase. Short replies ("ya", "👍")
+    # and short small talk repeat across cases, as in real chats, so distinct-message shares are no
+    # target any more.
+    flags, _ = repeated_phrases([m.text for c in result.cases for s in c.steps for m in s.messages])
+    assert sum(flags) <= 0.05 * len(flags)
+    assert st["distinct_long_message_ratio"] >= 0.8
     table3 = st["linguistic_variations"]
     assert table3 is not None and all(v >= 25 for v in table3.values()), table3
 

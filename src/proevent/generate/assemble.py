@@ -168,8 +168,13 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
         ("casual", "casual", "emoji", "terse"))
     target_voices = _voices(rng, traj.members, {user: user_voice, profile.name: profile.voice})
     planned: list[tuple[str, str, str, list[str], list[Line], dict[str, str], int, str | None, list[str]]] = []
+    room = config.max_concurrent - 1  # chats besides the target chat
     relayed = relay_turn(rng, traj, lines, taken) if (
-        profile.group is None and rng.random() < sc.relay) else None
+        room > 0 and profile.group is None and rng.random() < sc.relay) else None
+    if relayed is not None and not lines:  # the chat with the contact itself says something first
+        day = {"day": traj.initial_state.start[:10]} if traj.initial_state and traj.initial_state.start else {}
+        lines += [Line(user, "remind", {"act": rng.choice(profile.acts), **day}, new_session=True, turn=0),
+                  Line(profile.name, "react", turn=0)]
     planned.append(("target", profile.group.name if profile.group else profile.name,
                     "group" if profile.group else "direct", traj.members, lines, target_voices, 0,
                     profile.category, list(profile.acts)))
@@ -178,20 +183,20 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
         planned.append(("relay", relay_person, "direct", [user, relay_person], relay_lines,
                         _voices(rng, [user, relay_person], {user: user_voice}), 0, profile.category,
                         list(profile.acts)))
-        n_chats = max(1, n_chats - 1)
-    if rng.random() < sc.volunteer:
+        room -= 1
+    if room > 0 and rng.random() < sc.volunteer:
         gname, gmembers, glines = volunteer_chat(rng, traj, taken)
         planned.append(("volunteer", gname, "group", gmembers, glines, _voices(rng, gmembers, {user: user_voice}),
                         0, None, []))
-        n_chats = max(1, n_chats - 1)
-    if rng.random() < sc.solo:
+        room -= 1
+    if room > 0 and rng.random() < sc.solo:
         friend, flines = solo_report(rng, traj, taken)
         planned.append(("report", friend, "direct", [user, friend], flines,
                         _voices(rng, [user, friend], {user: user_voice}), 0, None, []))
-        n_chats = max(1, n_chats - 1)
+        room -= 1
     used = {profile.id}
     contents: list[str] = []
-    for _ in range(n_chats - 1):
+    for _ in range(min(n_chats - len(planned), room)):
         kind = _weighted(rng, noise.content)
         nc = noise_chat(kind, rng, config, user, day0, traj.horizon_days, used, taken)
         contents.append(kind)

@@ -13,6 +13,7 @@ from proevent.model import Case
 
 if TYPE_CHECKING:
     from proevent.generate.assemble import CasePlan
+    from proevent.generate.trajectory import Turn
 
 PHENOMENA: tuple[str, ...] = (
     "initial_event_change", "multi_event_chat", "cross_chat_news", "partial_attendance", "join_dropout",
@@ -35,6 +36,10 @@ _BY_INTENT: dict[str, str] = {
 _ANNOUNCING = ("announce", "announce_change", "announce_place")
 
 
+def _turns(plan: CasePlan) -> list[Turn]:
+    return list(plan.trajectory.turns) if plan.trajectory is not None else []
+
+
 def case_phenomena(plan: CasePlan, case: Case) -> list[str]:
     """The sorted phenomenon tags of a finished case."""
     tags = set(plan.tags)
@@ -55,7 +60,8 @@ def case_phenomena(plan: CasePlan, case: Case) -> list[str]:
             tags.add("cross_chat_news")
         if len({ln.event for ln in pc.lines if ln.effect}) > 1:
             tags.add("multi_event_chat")
-        if pc.kind == "target" and any(ln.intent.startswith("fill_") and ln.effect for ln in pc.lines):
+        if pc.kind == "target" and any(ln.intent.startswith("fill_") for ln in pc.lines) and any(
+                t.intent.startswith("fill_") and t.success and t.state is not None for t in _turns(plan)):
             tags.add("details_after_yes")
     traj = plan.trajectory
     if traj is not None and traj.group and len(traj.attending) < len(traj.members) - 2:

@@ -251,8 +251,9 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
                 current.start) == 16:
             chat.add(who, "busy", {"other": current.start}, new_session=first)
             first = False
-        if turn.intent in ("fill_time", "fill_place") and turn.success:
-            # a detail sent after the yes settles with the message that gives it
+        if turn.intent in ("fill_time", "fill_place") and turn.success and who == traj.profile.name and (
+                traj.profile.category in _ORGANISERS + _SERVICES and traj.profile.register == "formal"):
+            # the organiser or the service sends the detail after the yes: settled by that message
             chat.add(who, turn.intent, slots, new_session=first, effect=True, state=turn.state)
             if rng.random() < 0.5:
                 chat.add(_responder(traj, who, rng), "react")

@@ -404,6 +404,8 @@ def _negotiate(rng: random.Random, config: GeneratorConfig, b: _Builder, turns: 
             current = b.apply(base, turn)
         turn.state = current
         turns.append(turn)
+    if ending == "keep" and len(turns) == 1 and turns[0].kind == "existing":
+        ending = "cancel_explicit"  # an event already agreed on, and no change drawn: it is called off
     if ending in ("cancel_explicit", "cancel_implicit"):
         by = "USER" if rng.random() < 0.5 else profile.name
         intent = "cancel" if ending == "cancel_explicit" else "cancel_implicit"

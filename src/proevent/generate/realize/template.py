@@ -159,6 +159,8 @@ def address(person: str | None, ctx: ChatContext, voice: str, rng: random.Random
     return _first(person) if roll > 0.8 else nick
 
 
+_DATA_SLOTS = frozenset({"when", "day", "time", "place", "person", "ref", "options", "choice", "other"})
+"""Slots whose value comes from the line (the others are drawn: act, reason, name)."""
 _SAME_AS = {"join": "condition_met"}  # a member who now comes says so like a condition met
 
 
@@ -197,9 +199,14 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         text = _stylise(text.replace("{", "(").replace("}", ")"), voice, ctx.style, rng)
         return tidy(text[0].upper() + text[1:] if formal else text)
     table = templates().formal if formal else templates().casual
-    tpl = expand(rng.choice(table[_intent_key(line, table)]), tables, rng)
-    tpl = _stylise(tpl, voice, ctx.style, rng, line.intent)
     s = line.slots
+    for _ in range(32):  # an optional part may name a value this line does not have ("[ {day}|]")
+        tpl = expand(rng.choice(table[_intent_key(line, table)]), tables, rng)
+        if all(slot in s or slot not in _DATA_SLOTS for slot in _SLOT.findall(tpl)):
+            break
+    else:
+        raise ValueError(f"no template of {line.intent!r} fits the slots {sorted(s)}")
+    tpl = _stylise(tpl, voice, ctx.style, rng, line.intent)
     reason_kind = {"cancel": "cancel", "cancel_implicit": "implicit"}.get(line.intent, "conflict")
     values: dict[str, str] = {}
     for slot in dict.fromkeys(_SLOT.findall(tpl)):
