@@ -54,7 +54,7 @@ _NUMBER = re.compile(r"(?<![\w/:.,$£€#+])(\d{1,2})(?![\w/:%'])(?![.,]\d)")
 _AFTER_OK = frozenset(
     "or and works work worked fine good ok okay k then instead not is it's it still sharp latest tho though "
     "better earliest works? pls please on at tomorrow tmrw tonight start finish til till until to yeah ya "
-    "cool perfect great same ish that this".split()
+    "cool perfect great same ish that this if".split()
 )
 """Words that may follow a bare hour ("9 works", "8 or 9", "7 it is", "at 6 that day")."""
 _BEFORE_NO = frozenset(
@@ -79,6 +79,8 @@ def _marked(text: str, start: int, end: int) -> bool:
                 or _MARKED_BEFORE.search(text[max(0, start - 16):start]))
 
 
+_FOR_DURATION = re.compile(r"for\s+(?:[\w.]+\s+){1,4}?(?:min|mins|minutes|hours?|hrs?|h)\b", re.I)
+"""An hour followed by a duration ("11 for 30 min", "8 for 3 hours"), not a head count ("2 for me")."""
 _DAY_RANGE = re.compile(
     r"\s*[-–]\s*\d{1,2}(?:(?:st|nd|rd|th)\b|\s*(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))", re.I
 )
@@ -90,11 +92,11 @@ def _bare_number(text: str, start: int, end: int) -> bool:
         return False
     after = text[end:].lstrip()
     if after and not (after[0] in "?!.,;)-–~…" or has_emoji(after[0]) or after[0] == "\n"):
-        nxt = re.match(r"[\w'?]+", after)
-        if not nxt or nxt.group(0).lower() not in _AFTER_OK:
+        nxt = re.match(r"[\w']+", after)
+        if not nxt or (nxt.group(0).lower() not in _AFTER_OK and not _FOR_DURATION.match(after)):
             return False
     before = re.findall(r"[\w']+", text[:start])
-    if before:
+    if before and re.search(r"[\w']\s*$", text[:start]):  # the word right before, no punctuation between
         prev = before[-1]
         if prev.lower() in _BEFORE_NO:
             return False
@@ -117,10 +119,10 @@ def gives_bare_hour(text: str, at: datetime) -> bool:
       of a date that :func:`proevent.timeexpr.date_spans` reads at ``at`` (the message's send time),
       a longer number, a decimal, a fraction, an amount, an ordinal or a percentage, and not the
       start of a range of days ("12-14 june"); followed by the end of the message, punctuation, an
-      emoji or one of a few words that go with a time ("or", "works", "then", "instead"...); not
-      after a word that makes it a count, label or duration ("in 10", "room 4", "the 3 of us"), nor
-      after "for" that follows such a word ("table for 4"); not after a capitalised word in
-      mid-sentence other than a weekday ("Studio 5").
+      emoji, one of a few words that go with a time ("or", "works", "then", "instead"...) or a
+      duration ("11 for 30 min"); not right after a word that makes it a count, label or duration
+      ("in 10", "room 4", "the 3 of us"), nor after "for" that follows such a word ("table for
+      4"), nor after a capitalised word in mid-sentence other than a weekday ("Studio 5").
 
     A head count said alone ("ok 3 then") reads as an hour: the rule sees no meaning.
     Words for numbers ("at eight") are not counted.
