@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -342,3 +342,35 @@ def test_intent_kinds_follow_the_names():
                                      "cancel_implicit", "ack_cancel", "counter_time", "brand_new_intent")] == [
         "acceptance", "acceptance", "acceptance", "acceptance", "acceptance", "refusal", "refusal", "refusal",
         "cancellation", "cancellation", "implicit_cancellation", "other", "other", "other"]
+
+
+def test_several_cases_are_in_flight_at_once(scripted_server):
+    """The pipeline's loop keeps the llm realiser's requests of different cases concurrent."""
+    scripted_server.delay = 0.05
+    try:
+        scripted_server.default = faithful
+        result = generate(config(scripted_server, cases=6))
+    finally:
+        scripted_server.delay = 0.0
+    assert len(result.cases) >= 5
+    assert scripted_server.max_inflight >= 4
+
+
+def test_the_usual_place_comes_from_the_timetable():
+    """"The usual spot" names the one location the timetable's earlier events with the chat's
+    people share; two different locations name none."""
+    from proevent.generate.assemble import plan_case
+    from proevent.generate.realize.llm_check import line_contexts
+    from proevent.model import Event
+
+    plan = plan_case(0, 0, GeneratorConfig(seed=11))
+    pc = plan.chats[0]
+    friend = next(m for m in pc.chat.members if m != plan.user)
+    before = (pc.times[0].replace(hour=0, minute=0) - timedelta(days=7)).strftime("%Y-%m-%dT19:00")
+    plan.initial = [Event(id="e1", start=before, end=None, location="Rosa's", participants=[plan.user, friend],
+                          description="dinner")]
+    assert {c.usual_place for c in line_contexts(plan, pc)} == {"Rosa's"}
+    plan.initial.append(Event(id="e2", start=before, end=None, location="Casa Verde",
+                              participants=[plan.user, friend], description="lunch"))
+    assert {c.usual_place for c in line_contexts(plan, pc) if c.usual_place} <= {
+        str(ln.slots["place"]) for ln in pc.lines if ln.slots.get("usual")}
