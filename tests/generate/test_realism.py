@@ -128,6 +128,7 @@ def test_message_rules():
     ("end of ep 2!!", False), ("at eight", False), ("fest 12-14 june", False), ("getting 2 for me", False),
     ("tram 1 to mine", False), ("you have lou at 6 that day", True), ("8 ok?", True), ("either, but 8 if pushed", True),
     ("wait no, 11 for 30 min 🙃", True), ("a bike ride 8 for 3 hours", True), ("3 for one hour ok?", True),
+    ("ok let's do 6 for 2.5h", True),
 ])
 def test_bare_hour(text, bare):
     assert gives_bare_hour(text, datetime(2026, 3, 9, 8)) is bare

@@ -79,7 +79,7 @@ def _marked(text: str, start: int, end: int) -> bool:
                 or _MARKED_BEFORE.search(text[max(0, start - 16):start]))
 
 
-_FOR_DURATION = re.compile(r"for\s+(?:[\w.]+\s+){1,4}?(?:min|mins|minutes|hours?|hrs?|h)\b", re.I)
+_FOR_DURATION = re.compile(r"for\s+(?:[\w.]+\s+){0,4}?(?:[\d.]+\s*)?(?:min|mins|minutes|hours?|hrs?|h)\b", re.I)
 """An hour followed by a duration ("11 for 30 min", "8 for 3 hours"), not a head count ("2 for me")."""
 _DAY_RANGE = re.compile(
     r"\s*[-–]\s*\d{1,2}(?:(?:st|nd|rd|th)\b|\s*(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))", re.I
