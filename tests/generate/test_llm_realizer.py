@@ -21,6 +21,8 @@ from proevent.generate.skeleton import Line
 from proevent.generate.validate import validate_dataset
 from support.scripted_server import Reply
 
+REASONS = {"refusal", "hedge", "says_cancel", "other_day", "other_time", "missing_day", "missing_start", "missing_end",
+           "missing_place", "missing_person", "line_count", "not_json"}
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
@@ -235,7 +237,8 @@ def test_cli_generate_with_the_llm_realizer(scripted_server, tmp_path):
     lines = (tmp_path / "ds" / "cases.jsonl").read_text().splitlines()
     assert len(lines) == 3 and all('"realizer":"llm:m-120b"' in ln for ln in lines)
     manifest = json.loads((tmp_path / "ds" / "dataset.json").read_text())
-    assert manifest["generator"]["realizer_retries"] == {}
+    retried = manifest["generator"]["realizer_retries"]  # replies asked for again, by reason
+    assert all(k in REASONS and v > 0 for k, v in retried.items())
     assert CliRunner().invoke(app, ["validate", str(tmp_path / "ds")]).exit_code == 0
 
 
@@ -293,6 +296,8 @@ ACCEPTS = ctx(required=Required())  # an acceptance must express nothing and may
     (Line("Ana", "propose"), "rosa's again? fri 8", ctx(timetable_places=frozenset({"Rosa's Trattoria"}),
                                                       places=("Rosa's Trattoria",),
                                                       required=Required(FRI, (20, 0), place="Rosa's Trattoria"))),
+    (Line("Ana", "add_person"), "ben's coming too", ctx(required=Required(
+        person="Ben Carter", person_forms=frozenset({"ben", "carter"})), days=None, times=None)),
     (ACCEPT, "👍", ACCEPTS),
     (ACCEPT, "yep", ACCEPTS),
     (ACCEPT, "8 works, see you fri", ACCEPTS),
@@ -324,6 +329,8 @@ def test_realistic_lines_pass(line, text, context):
     (PROPOSE, "fri 8 wait no, 9. rosa's", ctx(), "missing_start"),  # 20:00 taken back for 21:00
     (PROPOSE, "rosa's fri 8 for three hours?", ctx(), "other_time"),  # a duration the plan does not have
     (PROPOSE, "rosa's at 8?", ctx(), "missing_day"),
+    (Line("Ana", "add_person"), "bea's coming too", ctx(required=Required(
+        person="Ben Carter", person_forms=frozenset({"ben", "carter"})), days=None, times=None), "missing_person"),
     (PROPOSE, "rosa's friday evening?", ctx(), "missing_start"),  # a part of the day is no clock time
     (PROPOSE, "fri 8 at the usual spot?", ctx(), "missing_place"),  # the timetable gives no usual place
     (PROPOSE, "rosa's fri straight after the gym?", ctx(timetable=(  # the gym ends at 18:00

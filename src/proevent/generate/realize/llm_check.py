@@ -184,6 +184,7 @@ _USUAL = re.compile(
     r"|\bsame\s+(?:place|spot)\s+as\s+(?:always|usual|ever)\b",
     re.I,
 )
+_POSSESSIVE = re.compile(r"['’]s\b")
 _ANCHOR_STOP = frozenset({"the", "my", "our", "your", "his", "her", "their", "a", "an", "we", "i", "finish"})
 
 
@@ -416,7 +417,8 @@ def check_line(line: Line, text: str, at: datetime, ctx: LineContext) -> Problem
         return Problem("missing_end", f"the end time {_fmt(need.end)} is not expressed")
     if need.place and not _place_named(text, need.place, ctx):
         return Problem("missing_place", f"the place {need.place!r} is not named")
-    if need.person and not need.person_forms & set(norm_text(text).split()):
+    words = set(norm_text(text).split()) | set(norm_text(_POSSESSIVE.sub("", text)).split())  # "ben's": ben
+    if need.person and not need.person_forms & words:
         return Problem("missing_person", f"{need.person} is not named")
     if ctx.days is not None:
         # a phrase contradicts when neither reader finds one of the line's days in it (the
