@@ -75,7 +75,7 @@ class StyleConfig(BaseModel):
 
     model_config = _STRICT
     slang: float = Field(default=0.08, ge=0, le=1, description="word swaps (gonna, pls, thx) and a tag (lol) at half")
-    discourse: float = Field(default=0.06, ge=0, le=1, description="a leading marker (so, btw, actually)")
+    discourse: float = Field(default=0.06, ge=0, le=1, description="a leading marker (so, actually, ok so)")
     emoticon: float = Field(default=0.12, ge=0, le=1, description="casual voices: x0.6, the emoji voice: x2")
     greeting: float = Field(default=0.12, ge=0, le=1, description="a greeting before a session's first line")
     typo: float = Field(default=0.04, ge=0, le=1, description="a typo in a template word (never in a value)")
