@@ -150,6 +150,11 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
         if extra:
             refs += extra
             tags.add("usual_spot")
+    if "similar_events" not in tags and len(own) == 1:
+        # one event with this contact in the timetable: people often do not say which one they mean
+        for ln in lines:
+            if "about" in ln.slots and rng.random() < 0.6:
+                del ln.slots["about"]
     noise = config.noise
     message_noise = rng.random() < noise.message
     if message_noise:

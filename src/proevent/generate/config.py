@@ -85,14 +85,18 @@ class ScenarioConfig(BaseModel):
     """How often a case holds each scenario structure of generator v2 (per case)."""
 
     model_config = _STRICT
-    preexisting: float = Field(default=0.5, ge=0, le=1, description="the target event is in the initial timetable")
-    second_event: float = Field(default=0.2, ge=0, le=1, description="the chat settles a second event")
-    relay: float = Field(default=0.35, ge=0, le=1,
+    preexisting: float = Field(default=0.55, ge=0, le=1, description="the target event is in the initial timetable")
+    second_event: float = Field(default=0.45, ge=0, le=1, description="the chat settles a second event")
+    relay: float = Field(default=0.6, ge=0, le=1,
                          description="a contact's change of an initial event arrives through another chat")
-    similar: float = Field(default=0.5, ge=0, le=1,
+    similar: float = Field(default=0.7, ge=0, le=1,
                            description="a similar event (same contact, place) is in the timetable")
     usual_spot: float = Field(default=0.2, ge=0, le=1, description="'the usual spot' from earlier events")
-    lateness: float = Field(default=0.12, ge=0, le=1, description="someone runs late for something today")
+    lateness: float = Field(default=0.25, ge=0, le=1, description="someone runs late for something today")
+    reminder: float = Field(default=0.6, ge=0, le=1,
+                            description="a chat about an agreed event opens with a reminder or a check")
+    busy: float = Field(default=0.55, ge=0, le=1,
+                        description="a time change comes with the other thing the speaker has then")
     volunteer: float = Field(default=0.06, ge=0, le=1, description="the user takes on a task in a family chat")
     solo: float = Field(default=0.06, ge=0, le=1, description="the user mentions a booking made alone")
 
@@ -146,11 +150,11 @@ class GeneratorConfig(BaseModel):
         default_factory=lambda: {"simple_modification": 0.5, "timetable_linking": 0.25, "detail_removal": 0.25}
     )
     attributes: dict[str, float] = Field(
-        default_factory=lambda: {"time": 0.45, "location": 0.35, "participants": 0.2}
+        default_factory=lambda: {"time": 0.5, "location": 0.2, "participants": 0.3}
     )
     endings: dict[str, float] = Field(
         default_factory=lambda: {
-            "keep": 0.6, "cancel_explicit": 0.12, "cancel_implicit": 0.12, "dropout": 0.1, "fail": 0.06,
+            "keep": 0.7, "cancel_explicit": 0.05, "cancel_implicit": 0.12, "dropout": 0.07, "fail": 0.06,
         }
     )
     noise: NoiseConfig = Field(default_factory=NoiseConfig)

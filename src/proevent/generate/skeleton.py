@@ -223,7 +223,7 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
         slots = _values_slots(turn, traj, rng)
         if turn.kind == "existing":
             current = turn.state
-            if rng.random() < 0.3:
+            if rng.random() < config.scenario.reminder:
                 opener = traj.user if rng.random() < 0.5 else traj.profile.name
                 chat.add(opener, "remind", {"act": slots["act"], **({"day": current.start[:10]}
                                                                        if current and current.start else {})},
@@ -247,8 +247,8 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
             chat.opening(turn, who, slots, first)
             current = turn.state
             continue
-        if turn.intent == "counter_time" and rng.random() < 0.3 and current is not None and current.start and len(
-                current.start) == 16:
+        clocked = current is not None and current.start is not None and len(current.start) == 16
+        if turn.intent == "counter_time" and clocked and rng.random() < config.scenario.busy:
             chat.add(who, "busy", {"other": current.start}, new_session=first)
             first = False
         if turn.intent in ("fill_time", "fill_place") and turn.success and who == traj.profile.name and (

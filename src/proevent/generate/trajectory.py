@@ -186,7 +186,7 @@ class _Builder:
         self.decliners = [m for m in rest if rng.random() < 0.5]
         self.refs: list[RefEvent] = []
         self.duration = rng.randrange(profile.duration[0], profile.duration[1] + 1, 15)
-        self.casual_places = profile.register == "casual" and rng.random() < 0.45
+        self.casual_places = profile.register == "casual" and rng.random() < 0.7
         self.multi_day = profile.id in _MULTI_DAY and rng.random() < 0.8
 
     # -- values -------------------------------------------------------------------------

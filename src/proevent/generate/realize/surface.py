@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import date, datetime
 
 from proevent.generate.timeexpr import MONTHS, date_phrases, range_phrases, time_phrases
@@ -13,6 +14,7 @@ def _hm(t: str) -> tuple[int, int]:
     return int(t[11:13]), int(t[14:16])
 
 
+_MONTH_WORD = re.compile(r"\b(?:" + "|".join(m[:3] for m in MONTHS) + r")", re.IGNORECASE)
 _ABBR = {"monday": ("mon",), "tuesday": ("tue", "tues"), "wednesday": ("wed",), "thursday": ("thu", "thurs"),
          "friday": ("fri",), "saturday": ("sat",), "sunday": ("sun",)}
 
@@ -25,6 +27,11 @@ def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:
         short += [a for f in short for a in _ABBR.get(f, ())]
         if short:
             return rng.choice(short)
+    if not formal and rng.random() < 0.85:
+        # and near dates are rarely written with their month: "the 14th", "sat 14th", "next fri"
+        plain = [f for f in forms if not _MONTH_WORD.search(f)]
+        if plain:
+            return rng.choice(plain)
     return rng.choice(forms)
 
 
@@ -74,7 +81,7 @@ def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
     used = used if used is not None else set()
     h, m = _hm(start)
     clock = rng.choice(time_phrases(h, m, formal))
-    if not formal and m in (0, 30) and natural_half(h, hours) and rng.random() < 0.6:
+    if not formal and m in (0, 30) and natural_half(h, hours) and rng.random() < 0.8:
         clock = str(h % 12 or 12) if m == 0 else rng.choice((f"{h % 12 or 12}:30", f"{h % 12 or 12}.30"))
         used.add("bare_hour")
     if "ish" in clock:

@@ -179,6 +179,9 @@ def _about(value: tuple[str, str], at: datetime, speaker_is_user: bool, formal: 
     act, day = value
     act = act.replace("your ", "my ") if speaker_is_user else act
     d = day_words(day, at, formal, rng)
+    if not act:  # the message names the activity itself: only the day tells the event
+        return rng.choice((f"Regarding {d}: ", f"For {d}: ")) if formal else rng.choice(
+            (f"{d}: ", f"re {d} - ", f"for {d}, ", f"{d} - "))
     if formal:
         return rng.choice((f"Regarding {act} {d}: ", f"About {act} {d}: ", f"Re {act} {d} - "))
     return rng.choice((f"{act} {d}: ", f"re {act} {d} - ", f"about {d}: ", f"{d} {act} - ", f"so {act} {d}, "))
@@ -249,10 +252,10 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             relation = s.get("relation")
             if line.intent == "add_person" and relation and rng.random() < 0.6:
                 values[slot] = f"{relation} {person}"
-            elif line.intent in ("remove_person", "self_dropout") and rng.random() < 0.5:
-                values[slot] = _first(person)
+            elif line.intent.startswith("relay_"):
+                values[slot] = person  # already as the relayer says it ("May", "Brightsmile Dental")
             else:
-                values[slot] = person
+                values[slot] = _first(person) if rng.random() < 0.85 else person  # people say first names
         elif slot == "ref":
             ref = ctx.refs[int(s["ref"])]  # type: ignore[arg-type]
             values[slot] = ref_words(ref.state, ref.historical, ref.shared_with_contact, at, formal, rng)
@@ -263,9 +266,10 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         elif slot == "name":
             values[slot] = address(line.addressee, ctx, voice, rng)
     text = _SLOT.sub(lambda m: values.get(m.group(1), ""), tpl)
-    if "about" in s:
-        text = _about(s["about"], at, line.speaker == ctx.user, formal, rng) + (  # type: ignore[arg-type]
-            text if formal else text[0].lower() + text[1:])
+    if "about" in s and "{day}" not in tpl and "{ref}" not in tpl:
+        act, day = s["about"]  # type: ignore[misc]
+        head = _about((act if "{act}" not in tpl else "", day), at, line.speaker == ctx.user, formal, rng)
+        text = head + (text if formal else text[0].lower() + text[1:])
     if line.intent in ("accept", "accept_later"):
         text = _with_echo(text, line, at, formal, table, tables, rng)
     if line.intent in ("ack", "accept", "reject") and line.addressee and "{name}" not in tpl and (
