@@ -155,7 +155,10 @@ class _Chat:
         if not turn.success:
             answer = _responder(traj, who, rng)
             if plan_exists and turn.kind != "propose":
-                self.add(answer, "reject", {"reason": "conflict"})
+                # the refusal fits what was asked: a time clash for a time, distance for a place
+                intent = {"location": "reject_place", "participants": "reject_person"}.get(turn.attribute or "",
+                                                                                          "reject")
+                self.add(answer, intent, {"reason": "conflict"})
             else:
                 self.add(answer, "decline", {"reason": "conflict"})
             if rng.random() < 0.5:

@@ -144,6 +144,6 @@ def ref_words(ref: EventState, historical: bool, shared: bool, at: datetime, for
         month = MONTHS[d.month - 1].capitalize()
         forms = [f"our {desc} in {month}", f"the {desc} on {month} {d.day}"]
         if shared:
-            forms += ["last time", "last time we met"] if formal else ["last time", "last time lol", "the last one"]
+            forms += ["last time", "last time we met"] if formal else ["last time", "the last one"]
         return rng.choice(forms)
     return f"my {desc} {day_words(start, at, formal, rng)}"

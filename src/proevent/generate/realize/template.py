@@ -48,7 +48,10 @@ def _first(name: str) -> str:
     return parts[1] if parts[0].rstrip(".") in ("Dr", "Prof", "Mrs", "Mr", "Ms") and len(parts) > 2 else parts[0]
 
 
-_SHORT_REPLIES = {"ack", "accept", "accept_later", "decline_invite"}
+_SHORT_REPLIES = {"ack", "accept", "accept_later", "decline_invite", "react", "pick_option", "late", "self_correct",
+                  "self_correct_day", "accept_conditional", "condition_met"}
+_BARE = {"react", "pick_option", "self_correct", "self_correct_day"}
+"""Lines that are a reaction or a value alone: no slang tag or emoticon is added ("👍 haha")."""
 _RESPONSES = {"ack", "accept", "accept_later", "reject", "defer", "decline_invite"}
 _ACK_AFTER = {  # what an acknowledgement answers: its template family
     "cancel": "ack_cancel", "cancel_implicit": "ack_cancel", "user_dropout": "ack_cancel",
@@ -129,6 +132,8 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
     if voice == "terse":
         text = text.rstrip(".!")
         text = text[0].lower() + text[1:] if not text.startswith("{") else text
+    if intent in _BARE:
+        return text
     if rng.random() < style.slang * 0.5:
         text = f"{text} {rng.choice(lex.slang_tags)}"
     rate = style.emoticon * (2.0 if voice == "emoji" else 0.6)
@@ -162,6 +167,8 @@ def address(person: str | None, ctx: ChatContext, voice: str, rng: random.Random
 _DATA_SLOTS = frozenset({"when", "day", "time", "place", "person", "ref", "options", "choice", "other"})
 """Slots whose value comes from the line (the others are drawn: act, reason, name)."""
 _SAME_AS = {"join": "condition_met"}  # a member who now comes says so like a condition met
+_WITH_PLACE = {"book_request": "book_request_place"}
+"""Intents with a variant that names the place, used when the line has one (it must be said)."""
 
 
 def _intent_key(line: Line, table: dict[str, list[str]]) -> str:
@@ -171,6 +178,8 @@ def _intent_key(line: Line, table: dict[str, list[str]]) -> str:
             return key
     if line.intent not in table and line.intent in _SAME_AS:
         return _SAME_AS[line.intent]
+    if line.intent in _WITH_PLACE and "place" in line.slots and _WITH_PLACE[line.intent] in table:
+        return _WITH_PLACE[line.intent]
     return line.intent
 
 
@@ -183,7 +192,7 @@ def _about(value: tuple[str, str], at: datetime, speaker_is_user: bool, formal: 
         return rng.choice((f"Regarding {d}: ", f"For {d}: ")) if formal else rng.choice(
             (f"{d}: ", f"re {d} - ", f"for {d}, ", f"{d} - "))
     if formal:
-        return rng.choice((f"Regarding {act} {d}: ", f"About {act} {d}: ", f"Re {act} {d} - "))
+        return rng.choice((f"Regarding {act} {d}: ", f"About {act} {d}: ", f"Re {act} {d}: "))
     return rng.choice((f"{act} {d}: ", f"re {act} {d} - ", f"about {d}: ", f"{d} {act} - ", f"so {act} {d}, "))
 
 
@@ -211,6 +220,7 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         raise ValueError(f"no template of {line.intent!r} fits the slots {sorted(s)}")
     tpl = _stylise(tpl, voice, ctx.style, rng, line.intent)
     reason_kind = {"cancel": "cancel", "cancel_implicit": "implicit"}.get(line.intent, "conflict")
+    category = "service" if line.intent == "book_unavailable" else ctx.category
     values: dict[str, str] = {}
     for slot in dict.fromkeys(_SLOT.findall(tpl)):
         if slot == "act":
@@ -260,7 +270,7 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             ref = ctx.refs[int(s["ref"])]  # type: ignore[arg-type]
             values[slot] = ref_words(ref.state, ref.historical, ref.shared_with_contact, at, formal, rng)
         elif slot in ("reason", "reason_cap"):
-            r = values.get("reason") or _reason(reason_kind, voice, ctx.category, rng)
+            r = values.get("reason") or _reason(reason_kind, voice, category, rng)
             values["reason"] = r
             values["reason_cap"] = r[0].upper() + r[1:]
         elif slot == "name":
@@ -333,11 +343,8 @@ def burst(text: str, voice: str, rng: random.Random) -> list[str]:
             parts.append(p)
     if len(parts) < 2:
         return [text]
-    out = []
-    for p in parts:
-        p = p[:-1] if p.endswith(".") and not p.endswith("..") else p
-        out.append(p[0].lower() + p[1:] if p[:1].isupper() and not p[1:2].isupper() else p)
-    return out
+    # the full stop goes; the case stays (a part may start with a name: "Sur La Table is good")
+    return [p[:-1] if p.endswith(".") and not p.endswith("..") else p for p in parts]
 
 
 def realize_chat_template(lines: list[Line], times: list[datetime], ctx: ChatContext,
