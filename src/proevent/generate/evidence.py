@@ -8,8 +8,9 @@ its day ("friday afternoon", "this weekend"); a time may be another event's star
 the start plus a duration the chat gives ("for two hours"); a place may be written short,
 lower-case, with or without a possessive ("rosa's" for "Rosa's Trattoria"), or by reference
 ("the usual spot", "same place as last time": a location of the timetable's earlier events);
-a person by first name or nickname. Times are read with :func:`proevent.timeexpr.read` and
-:mod:`proevent.timeexpr.context`; every reading of a phrase counts (a candidate set).
+a person by first name or nickname. Times are read with :func:`proevent.timeexpr.read` alone;
+every reading of a phrase counts (a candidate set: both halves of a bare hour, "next weekend"
+as the following or the coming one), also a value a self-correction took back.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from rapidfuzz import fuzz
 
 from proevent.model import Event, Message
 from proevent.timeexpr import read
-from proevent.timeexpr.context import bare_hours, context_dates, durations, offsets
 
 TITLES = frozenset({"dr", "prof", "mrs", "mr", "ms", "the", "and", "von", "van", "de", "del", "der", "la"})
 GENERIC_PLACE_WORDS = frozenset({
@@ -115,15 +115,11 @@ class Evidence:
     def add(self, msg: Message) -> None:
         ref = parse_time(msg.time)
         text = msg.text
-        # proevent.timeexpr.read, plus the forms only timeexpr.context reads so far (word hours,
-        # "9 👍", "for 3 days", "2 hours later", "push it back an hour", "in 3 days", "sun 21st")
         r = read(text, ref)
-        self.dates |= {d for m in r.days for d in m.days} | {p.day for p in r.parts if p.day}
-        self.dates |= {g.first + timedelta(days=k) for g in r.ranges for k in range((g.last - g.first).days + 1)}
-        self.dates |= context_dates(text, ref)
-        self.times |= {t for c in r.clocks for t in c.times} | bare_hours(text, list(r.clocks))
-        self.durations |= {d.minutes for d in r.durations} | durations(text)
-        self.offsets |= {x.offset_minutes for x in r.relatives} | offsets(text)
+        self.dates |= r.dates(retracted=True)
+        self.times |= r.times(retracted=True)
+        self.durations |= {d.minutes for d in r.durations}
+        self.offsets |= {x.offset_minutes for x in r.relatives if x.offset_minutes}
         n = norm_text(text)
         self.texts.append(n)
         self.words |= set(n.split())

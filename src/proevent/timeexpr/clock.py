@@ -17,10 +17,10 @@ else 1-7 as afternoon or evening and 8-11 as morning.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
-from proevent.timeexpr.mentions import Clock, ClockMention, DayMention, PartOfDay
+from proevent.timeexpr.mentions import Clock, ClockMention, DayMention, Duration, PartOfDay
 from proevent.timeexpr.spans import both_halves, default_pick, time_spans
 from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, tokens, vocabulary
 
@@ -58,7 +58,9 @@ _RE_CONTRAST_BEFORE = re.compile(rf"\b(?:{_CONTRAST})\s+(?:at\s+)?$", re.I)
 _RE_CORRECTION_BEFORE = re.compile(
     rf"(?:\b(?:{alternation(_V.correction_markers)})\b|^\s*\*)[\s,.:;!—–-]*(?:(?:i\s+)?(?:meant|mean)\s+)?"
     r"(?:(?:it'?s|its)\s+|make (?:it|that)\s+)?(?:at\s+)?$", re.I)
-_RE_OPTION_AFTER = re.compile(r"\s*(?:or|/)\s*(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:\?|!|$|,|\.|works|ok|am|pm)", re.I)
+_RE_OPTION_AFTER = re.compile(
+    r"\s*(?:or|/)\s*(?:at\s+|like\s+|maybe\s+|around\s+|about\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:\?|!|$|,|\.|works|ok|am|pm|-?ish)",
+    re.I)
 _RE_OR_BEFORE = re.compile(r"\d\s*(?:or|/)\s*(?:at\s+)?$", re.I)
 _RE_DAY_GAP_BEFORE = re.compile(r"\s*,?\s*(?:at\s+|@\s*|around\s+|about\s+|like\s+)?", re.I)
 _RE_DAY_GAP_AFTER = re.compile(r"\s*,?\s*(?:on\s+)?", re.I)
@@ -67,7 +69,9 @@ _RE_UNTIL_BEFORE = re.compile(r"\b(?:until|till|til)\s+$", re.I)
 _RE_EXPLICIT = re.compile(r"[ap]\.?m\b|[ap]\.m\.|:\d\d|noon|midday|midnight", re.I)
 _RE_APPROX_AFTER = re.compile(r"\s*(?:or so|-?ish)\b", re.I)
 _RE_UNTIL = re.compile(r"(?:until|till|til)\b", re.I)
-_RE_WORD_AGREE = re.compile(r"(?:'s|’s)?\s+(?:good|fine|works|ok|okay|better|perfect|it is|then)\b", re.I)
+_RE_WORD_AGREE = re.compile(
+    r"(?:'s|’s)?\s+(?:good|fine|works|ok|okay|better|perfect|it is|then|suits?|sharp|instead|is too|too early"
+    r"|too late)\b", re.I)
 _RE_DET_BEFORE = re.compile(r"\b(?:the|a|that|this|which|any|no|every|each)\s+$", re.I)
 _RE_EMOJI_AFTER = re.compile("\\s*[\u2600-\u27bf\U0001f300-\U0001faff]")
 _RE_PADDED = re.compile(r"0\d:\d\d")
@@ -75,6 +79,15 @@ _RE_AMPM = re.compile(r"[ap]\.?m\b|[ap]\.m\.", re.I)
 _RE_END_BEFORE = re.compile(r"(?:\d\s*(?:[ap]\.?m\.?)?\s*(?:-|–|\bto)|\buntil|\btill|\btil)\s*$", re.I)
 _RE_CORRECTION_AFTER = re.compile(
     rf"[\s,.…:;!—–-]*\b(?:{alternation(_V.correction_markers)})\b[^\d]{{0,24}}\d", re.I)
+_RE_TIME_AFTER_OF = re.compile(rf"\b(?:{alternation(_V.time_after_of)})\s*$", re.I)
+_RE_COUNT_CONTRAST = re.compile(rf"\d\s*(?:{alternation(_V.non_time_followers)})\s*$", re.I)
+_RE_RELAY = re.compile(rf"\b(?:{alternation(_V.relay_before)})\s+$", re.I)
+_RE_LABEL = re.compile(rf"\b(?:{alternation(_V.time_labels)})\s*[:\-–]\s*$", re.I)
+_RE_AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
+_RE_SENTENCE_BEFORE = re.compile(r"[.!?]\s+$")
+_RE_AT_PLACE_AFTER = re.compile(r"\s+(?:at|@)\s+[^\W\d]", re.I)
+_RE_FOR_GAP = re.compile(r"\s+for\s+(?:about\s+|around\s+|like\s+)?", re.I)
+_RE_ACTIVITY_LICENCE = re.compile(rf"\b(?:{alternation(_V.activity_hours)})\s+$", re.I)
 _RE_LINK = re.compile(
     rf"(?:[\s,.:;!?—–*-]|\b(?:or|{_CONTRAST}|{alternation(_V.correction_markers)}|i meant|i mean|make it|at)\b)+", re.I)
 
@@ -113,8 +126,12 @@ def _hm(h: str, m: str | None, sep: str | None) -> set[Clock]:
 def _negative(text: str, start: int, end: int) -> bool:
     """A number that is a price, a count, an address or a unit, not a clock time."""
     before = text[max(0, start - 16):start]
-    if before.endswith(("£", "$", "€", "#")) or _RE_COUNT_BEFORE.search(before):
+    if before.endswith(("£", "$", "€", "#")):
         return True
+    if _RE_COUNT_BEFORE.search(before):
+        of = _RE_TIME_AFTER_OF.search(before)  # "instead of 7" is a time, "2 people instead of 3" a count
+        if not of or _RE_COUNT_CONTRAST.search(text, 0, start - len(before) + of.start()):
+            return True
     if _RE_FOLLOWER.match(text, end) or _RE_MONTH_AFTER.match(text, end):
         return True
     if _RE_ADDRESS_CAPS.match(text, end) and _RE_ADDRESS.match(text, end):
@@ -124,9 +141,11 @@ def _negative(text: str, start: int, end: int) -> bool:
 
 
 def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken: list[tuple[int, int]],
-                hint: Hours | None = None) -> list[ClockMention]:
+                hint: Hours | None = None, durations: Sequence[Duration] = ()) -> list[ClockMention]:
     """The clock times of ``text``; ``taken`` are spans already read as something else (days,
-    durations, relative times), ``hint`` the caller's usual hours for the event."""
+    durations, relative times), ``hint`` the caller's usual hours for the event, ``durations``
+    the durations read ("6 for 2 hours": the number before "for" and a duration is a start)."""
+    lengths = frozenset(d.start for d in durations)
     part = next((p.hours for p in parts), None)
     activity = usual_hours(text)
     out: list[ClockMention] = []
@@ -170,7 +189,7 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
         cands = _hm(m.group(1), m.group(2), "." if m.group(2) else None)
         if not cands or not free(m.start(), m.end()) or _negative(text, m.start(), m.end()):
             continue
-        if not (m.group(2) or _licensed(text, m, days, parts)):
+        if not (m.group(2) or _licensed(text, m, days, parts, lengths)):
             continue  # "7.30" (quarter hours after a dot) is a time by its form
         role = "end" if _RE_END_BEFORE.search(text, max(0, m.start() - 14), m.start()) else "start"
         out.append(ClockMention(m.start(), m.end(), frozenset(cands), pick(cands, m.start(), m.end()), role,
@@ -219,10 +238,19 @@ def _word_clock(m: re.Match[str]) -> set[Clock]:
     return both_halves(h, minute)
 
 
-def _licensed(text: str, m: re.Match[str], days: list[DayMention], parts: list[PartOfDay]) -> bool:
-    """Whether the context makes a bare number a clock time (see the module docstring)."""
+def _licensed(text: str, m: re.Match[str], days: list[DayMention], parts: list[PartOfDay],
+              lengths: frozenset[int] = frozenset()) -> bool:
+    """Whether the context makes a bare number a clock time (see the module docstring); ``lengths``
+    are where the durations of the message begin."""
     a, b = m.start(), m.end()
     before, after = text[max(0, a - 40):a], text[b:]
+    if lengths and (gap := _RE_FOR_GAP.match(text, b)) and gap.end() in lengths:
+        return True  # "6 for 2.5h", "got the time, 3 for 45 min"
+    if _RE_AT_PLACE_AFTER.match(text, b) and (_RE_ONLY.fullmatch(text, 0, a) or _RE_SENTENCE_BEFORE.search(before)):
+        return True  # "5 at the tap fri", "always. 7 at goals"
+    if (_RE_RELAY.search(before) or _RE_LABEL.search(before) or _RE_AT_BEFORE.search(before)
+            or _RE_ACTIVITY_LICENCE.search(before)):
+        return True  # "mom says 11", "time: 8", "at 6 that day", "drinks 8 at the pub"
     for d in days:
         if d.end <= a and _RE_DAY_GAP_BEFORE.fullmatch(text, d.end, a):
             return True
@@ -250,7 +278,8 @@ def _ranges(text: str, days: list[DayMention], parts: list[PartOfDay], hint: Hou
         if sep == "and" and lead != "between":
             continue
         licensed = (lead or context or _RE_ONLY.fullmatch(text, 0, m.start()) or _RE_AGREEMENT.match(text, m.end())
-                    or _RE_PROPOSAL.search(text, 0, m.start()))
+                    or _RE_PROPOSAL.search(text, 0, m.start())
+                    or _RE_ONLY.fullmatch(text, m.end()) and re.search(r",\s*$", text[:m.start()]))  # "sure, 2-3"
         if sep in ("-", "–") and not licensed:
             continue  # "we lost 3-5": a score
         if _negative(text, m.start(2), m.end()) or _RE_MONTH_AFTER.match(text, m.end()):

@@ -41,14 +41,15 @@ _RE_WD_RANGE = re.compile(
     re.I)
 _ORD = r"(\d{1,2})(st|nd|rd|th)?"
 _RE_NUM_RANGE = re.compile(
-    rf"(?<![\d:.£$€])\b(?:from\s+)?(?:the\s+)?{_ORD}{_TO}(?:the\s+)?{_ORD}\b(?:\s+(?:of\s+)?({_MONTH})\b)?", re.I)
+    rf"(?<![\d:.£$€])\b(?:from\s+)?(?:the\s+)?{_ORD}{_TO}(?:the\s+)?{_ORD}\b(?![:.]\d)(?:\s+(?:of\s+)?({_MONTH})\b)?",
+    re.I)
 _RE_MONTH_RANGE = re.compile(rf"\b({_MONTH})\.?\s+{_ORD}{_TO}{_ORD}\b(?![:.]\d)", re.I)
 _RE_WD_ORDINAL = re.compile(rf"\b({_WD})\.?,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MONTH})\b)",
                             re.I)
 _RE_IN_DAYS = re.compile(
     rf"\bin\s+(?:about\s+|like\s+)?(\d{{1,2}}|{alternation([*_V.number_words, 'a', 'an'])})\s+(days?|weeks?)\b", re.I)
 _RE_WEEKEND = re.compile(
-    rf"\b(this|next|the|this coming)\s+({alternation(_V.weekend_words)})\b", re.I)
+    rf"\b({alternation(_V.weekend_modifiers)})\s+({alternation(_V.weekend_words)})\b", re.I)
 
 
 def read_days(text: str, ref: datetime) -> tuple[list[DayMention], list[PartOfDay], list[DateRange]]:
@@ -132,16 +133,19 @@ def _ranges(text: str, today: date, words: frozenset[str], digits: bool) -> tupl
     """The ranges in text order, and where the second day of each begins."""
     out: list[tuple[DateRange, int]] = []
 
-    def add(m: re.Match[str], first: date | None, last: date | None, second: int | None = None) -> None:
+    def add(m: re.Match[str], first: date | None, last: date | None, second: int | None = None,
+            also: frozenset[date] = frozenset()) -> None:
         if first is None or last is None or last <= first or (last - first).days > 31:
             return
         if not any(r.start < m.end() and m.start() < r.end for r, _ in out):
-            out.append((DateRange(m.start(), m.end(), first, last), m.end() if second is None else second))
+            out.append((DateRange(m.start(), m.end(), first, last, also=also - _days(first, last)),
+                        m.end() if second is None else second))
 
     for m in _RE_WD_RANGE.finditer(text) if words & _WD_WORDS else ():
         first = weekday_date(m.group(2), today, m.group(1))
         span = (_V.weekday_number(m.group(3)) - first.weekday()) % 7 or 7
-        add(m, first, first + timedelta(days=span), m.start(3))
+        near = weekday_date(m.group(2), today)  # "next sat to mon": loosely the coming one too
+        add(m, first, first + timedelta(days=span), m.start(3), _days(near, near + timedelta(days=span)))
     for m in _RE_MONTH_RANGE.finditer(text) if digits else ():
         month = _V.month_number(m.group(1))
         firsts = sorted(d for d in month_day_dates(month, int(m.group(2)), today) if d >= today)
@@ -159,10 +163,20 @@ def _ranges(text: str, today: date, words: frozenset[str], digits: bool) -> tupl
         last = None if first is None else _same_month(first, d2) if d2 > d1 else ordinal_date(d2, first)
         add(m, first, last, m.start(3))
     for m in _RE_WEEKEND.finditer(text) if words & _WEEKEND_WORDS else ():
-        mod = m.group(1).lower()
-        add(m, *weekend(today, "next" if mod == "next" else None))
+        mod = _V.weekend_modifiers[" ".join(m.group(1).lower().split())]
+        near, far = weekend(today), weekend(today, "next")
+        if near[0] == near[1]:  # said on a Sunday: the coming weekend, or loosely today
+            add(m, *far, also=_days(*near) if mod == "this" else frozenset())
+        elif mod == "next":  # the following week's, and loosely the coming one
+            add(m, *far, also=_days(*near))
+        else:
+            add(m, *near)
     out.sort(key=lambda p: p[0].start)
     return [r for r, _ in out], [second for _, second in out]
+
+
+def _days(first: date, last: date) -> frozenset[date]:
+    return frozenset(first + timedelta(days=k) for k in range((last - first).days + 1))
 
 
 def _same_month(first: date, day: int) -> date | None:
@@ -173,9 +187,10 @@ def _same_month(first: date, day: int) -> date | None:
 
 
 def _in_range(d: DayMention, ranges: list[DateRange], seconds: list[int]) -> DayMention:
-    """A day inside a range reads as the range's first or last day ("sun" in "fri to sun")."""
+    """A day inside a range reads as the range's first or last day ("sun" in "fri to sun"); the
+    day's own readings stay among its candidates (a range read wrong must not hide them)."""
     for r, second in zip(ranges, seconds):
         if r.start <= d.start and d.end <= r.end:
             pick = r.first if d.end <= second else r.last
-            return replace(d, days=frozenset({pick}), best=pick)
+            return replace(d, days=d.days | {pick}, best=pick)
     return d

@@ -24,9 +24,11 @@ _NUMBER_WORDS = alternation([*_V.number_words, *_V.article_numbers])
 _UNITS = alternation(_V.duration_units)
 _WORD_UNITS = alternation(u for u in _V.duration_units if len(u) >= 2)
 _HALF = r"(?:\s+and\s+a\s+half)"
+_MOD = rf"(?:(?:{alternation(_V.duration_modifiers)})\s+)?"  # "an extra hour", "2 more hours"
 _RE_DURATION = re.compile(
     rf"(?<![£$€\d.:])\b(?:(?:a\s+)?(quarter)\s+of\s+an?\s+(?:hour|hr)|(half)\s+an?\s+(?:hour|hr)"
-    rf"|(?:(\d{{1,3}}(?:\.\d)?)({_HALF})?\s*-?\s*({_UNITS})|({_NUMBER_WORDS})({_HALF})?[\s-]+({_WORD_UNITS}))"
+    rf"|(?:(\d{{1,3}}(?:\.\d)?)({_HALF})?\s*-?\s*(?:(?<=\s){_MOD})?({_UNITS})"
+    rf"|({_NUMBER_WORDS})({_HALF})?[\s-]+{_MOD}({_WORD_UNITS}))"
     rf"(?![a-z])({_HALF})?(?:\s*(?:and\s+)?(\d{{1,2}})\s*(?:m|min|mins|minutes)?(?![a-z\d:]))?)"
     rf"(?:\s*(or so|ish|-ish))?",
     re.I)
@@ -41,6 +43,7 @@ _RE_SHIFT_BEFORE = re.compile(
     r"dinner|lunch|the \w+|everything)?\s*(back|later|forward|earlier|up)\s+(?:by\s+)?(?:about\s+|like\s+)?$", re.I)
 _RE_SHIFT_AFTER = re.compile(r"\s+(later|earlier|after|before|sooner)\b", re.I)
 _RE_FOR_BEFORE = re.compile(r"\bfor\s+(?:about\s+|around\s+|like\s+)?$", re.I)
+_RE_WHOLE_DAY = re.compile(rf"\b(?:{alternation(_V.whole_day)})\b", re.I)
 _RE_DAY_UNIT_BEFORE = re.compile(r"\b(?:day|days|week|weeks|night|morning|evening|weekend|month)\s+$", re.I)
 _DAY_WORDS = frozenset([
     *_V.weekdays, *_V.weekday_abbreviations, *_V.months, *_V.month_abbreviations, *_V.relative_days,
@@ -74,8 +77,9 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
             after = None  # "15 min after Tom's party": an offset from that event, read below
         if not shift and not after and _RE_NOT_DURATION.match(text, m.end()):
             continue
-        if unit_word.startswith("day") and not (m.group(3) or _RE_FOR_BEFORE.search(before)):
-            continue  # "one day we should": not a length of time
+        long_unit = _V.duration_units.get(unit_word, 0) >= 1440
+        if long_unit and not (m.group(3) or _RE_FOR_BEFORE.search(before)):
+            continue  # "one day we should", "a week ago": not a length of time
         if m.group(1):
             minutes = 15.0
         elif m.group(2):
@@ -101,12 +105,16 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
             now.append(RelativeTime(start, end, "it", "before" if sign < 0 else "after", sign * int(minutes)))
             continue
         lead_in = _RE_IN.search(before)
-        if lead_in and unit_word.startswith("day"):
-            continue  # "in 3 days": a day (proevent.timeexpr.days), not a clock offset
+        if lead_in and long_unit:
+            continue  # "in 3 days", "in a week": a day (proevent.timeexpr.days), not a clock offset
         if lead_in:
             now.append(RelativeTime(m.start() - len(before) + lead_in.start(), m.end(), "now", "after", int(minutes)))
             continue
         found.append(Duration(m.start(), m.end(), int(minutes), approximate))
+    for m in _RE_WHOLE_DAY.finditer(text) if "day" in words else ():  # "in meetings all day"
+        if not any(d.start < m.end() and m.start() < d.end for d in found):
+            found.append(Duration(m.start(), m.end(), 24 * 60))
+    found.sort(key=lambda d: d.start)
     relatives = _relatives(text, found) if words & _RELATION_WORDS else []
     offsets = {(r.start, r.end) for r in relatives}
     durations = [d for d in found if not any(a <= d.start and d.end <= b for a, b in offsets)]

@@ -87,13 +87,21 @@ class RelativeTime:
 
 @dataclass(frozen=True)
 class DateRange:
-    """Several days ("fri to sun", "the 12th-14th", "this weekend"): ``first`` to ``last``, inclusive."""
+    """Several days ("fri to sun", "the 12th-14th", "this weekend"): ``first`` to ``last``, inclusive,
+    the reading meant. ``also``: the days of another reading the words allow ("next weekend" is
+    loosely the coming one too; "this weekend" said on a Sunday is that day or the next weekend)."""
 
     start: int
     end: int
     first: date
     last: date
     retracted: bool = False
+    also: frozenset[date] = frozenset()
+
+    @property
+    def days(self) -> frozenset[date]:
+        """Every day the range may denote: ``first`` to ``last`` and ``also``."""
+        return frozenset(self.first + timedelta(days=k) for k in range((self.last - self.first).days + 1)) | self.also
 
 
 @dataclass(frozen=True)
@@ -109,17 +117,20 @@ class Reading:
     relatives: tuple[RelativeTime, ...] = ()
     ranges: tuple[DateRange, ...] = ()
 
-    def dates(self) -> set[date]:
-        """Every day a mention that still stands may denote (days, days of ranges and parts of day)."""
-        out = {d for m in self.days if not m.retracted for d in m.days}
+    def dates(self, retracted: bool = False) -> set[date]:
+        """Every day a mention that still stands may denote (days, days of ranges and parts of day);
+        with ``retracted``, also those of the mentions a self-correction took back (the validator's
+        view: "thursday, sorry I meant friday" still says Thursday)."""
+        out = {d for m in self.days if retracted or not m.retracted for d in m.days}
         for r in self.ranges:
-            if not r.retracted:
-                out |= {r.first + timedelta(days=k) for k in range((r.last - r.first).days + 1)}
-        return out | {p.day for p in self.parts if p.day is not None and not p.retracted}
+            if retracted or not r.retracted:
+                out |= r.days
+        return out | {p.day for p in self.parts if p.day is not None and (retracted or not p.retracted)}
 
-    def times(self) -> set[Clock]:
-        """Every clock time a mention that still stands may denote (starts and ends)."""
-        return {t for m in self.clocks if not m.retracted for t in m.times}
+    def times(self, retracted: bool = False) -> set[Clock]:
+        """Every clock time a mention that still stands may denote (starts and ends); with
+        ``retracted``, also those a self-correction took back ("8 not 7": the 7 too)."""
+        return {t for m in self.clocks if retracted or not m.retracted for t in m.times}
 
     def retracted_dates(self) -> set[date]:
         """The days a self-correction took back ("thursday, sorry I meant friday": Thursday)."""

@@ -37,7 +37,7 @@ def _read(text: str, ref: datetime, usual_hours: Hours | None) -> Reading:
     taken = [(d.start, d.end) for d in days] + [(r.start, r.end) for r in ranges]
     taken += [(d.start, d.end) for d in durations] + [(r.start, r.end) for r in relatives]
     taken += [(p.start, p.end) for p in parts]
-    clocks = read_clocks(text, days, parts, taken, usual_hours)
+    clocks = read_clocks(text, days, parts, taken, usual_hours, durations)
     days = correct(text, days)
     retracted_days = {(d.start, d.end) for d in days if d.retracted}
     ranges = [r if not any(r.start <= a and b <= r.end for a, b in retracted_days) else replace(r, retracted=True)

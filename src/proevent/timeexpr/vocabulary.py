@@ -33,6 +33,8 @@ class Vocabulary:
     """Further spellings only :func:`~proevent.timeexpr.read` knows (kept apart: the agents' reading is fixed)."""
     weekend_words: tuple[str, ...]
     weekend: tuple[int, int]
+    weekend_modifiers: dict[str, str]
+    """The words before a weekend word that name one ("the weekend": ``"this"``, "next weekend": ``"next"``)."""
     parts_of_day: dict[str, tuple[int, int]]
     """Canonical part of the day ("morning") -> its hours."""
     part_words: dict[str, str]
@@ -43,13 +45,23 @@ class Vocabulary:
     number_words: dict[str, int]
     article_numbers: dict[str, int]
     duration_units: dict[str, int]
+    duration_modifiers: tuple[str, ...]
+    """Words between a number and its unit ("an extra hour", "2 more hours", "a full hour")."""
+    whole_day: tuple[str, ...]
+    """Phrases that are a duration of one day ("all day")."""
     not_duration_followers: tuple[str, ...]
     approximate_before: tuple[str, ...]
     approximate_after: tuple[str, ...]
     correction_markers: tuple[str, ...]
     contrast_words: tuple[str, ...]
+    time_after_of: tuple[str, ...]
+    """Phrases after which a number is a time, not a count ("any chance of 8", "instead of 7")."""
     proposal_before: tuple[str, ...]
     agreement_after: tuple[str, ...]
+    relay_before: tuple[str, ...]
+    """Verbs that relay someone's time ("mom says 11")."""
+    time_labels: tuple[str, ...]
+    """Labels a clock time follows after a colon or dash ("time: 8", "doors - 7")."""
     relation_words: dict[str, int]
     relation_intensifiers: tuple[str, ...]
     bare_anchors: tuple[str, ...]
@@ -101,6 +113,7 @@ def vocabulary() -> Vocabulary:
         more_relative_days={k: int(v) for k, v in raw["more_relative_days"].items()},
         weekend_words=tuple(raw["weekend_words"]),
         weekend=(weekdays.index(first), weekdays.index(last)),
+        weekend_modifiers=dict(raw["weekend_modifiers"]),
         parts_of_day={k: _hours(v["hours"]) for k, v in parts.items()},
         part_words={w: k for k, v in parts.items() for w in v["words"]},
         parts_after_day_only=frozenset(raw["parts_after_day_only"]),
@@ -109,13 +122,18 @@ def vocabulary() -> Vocabulary:
         number_words={k: int(v) for k, v in raw["number_words"].items()},
         article_numbers={k: int(v) for k, v in raw["article_numbers"].items()},
         duration_units={k: int(v) for k, v in raw["duration_units"].items()},
+        duration_modifiers=tuple(raw["duration_modifiers"]),
+        whole_day=tuple(raw["whole_day"]),
         not_duration_followers=tuple(raw["not_duration_followers"]),
         approximate_before=tuple(raw["approximate_markers"]["before"]),
         approximate_after=tuple(raw["approximate_markers"]["after"]),
         correction_markers=tuple(raw["correction_markers"]),
         contrast_words=tuple(raw["contrast_words"]),
+        time_after_of=tuple(raw["time_after_of"]),
         proposal_before=tuple(raw["proposal_before"]),
         agreement_after=tuple(raw["agreement_after"]),
+        relay_before=tuple(raw["relay_before"]),
+        time_labels=tuple(raw["time_labels"]),
         relation_words={k: int(v) for k, v in raw["relation_words"].items()},
         relation_intensifiers=tuple(raw["relation_intensifiers"]),
         bare_anchors=tuple(raw["bare_anchors"]),

@@ -19,7 +19,7 @@ line, with one of these reasons:
     a line that carries values (a proposal, a change, a confirmation) naming another day or clock
     time than its own or than those already on the table (a change may name what it replaces);
     an acceptance may name only what it accepts. A part of the day counts against a clock time
-    ("fri morning" for 20:00), and so does a duration that gives another end. A value the line
+    ("fri morning" for 20:00), and so does a duration within a day that gives another end. A value the line
     takes back ("8 not 7", "7 wait no, 8": read by :func:`proevent.timeexpr.read`) does not
     count. Lines without values (refusals, cancellations, delays, small talk) may give other times
     in their reasons;
@@ -29,8 +29,8 @@ line, with one of these reasons:
     template realiser always writes.
 
 Lines whose intent the check does not know get only the value checks (and must express the
-values their slots carry). Times and days are read the validator's way
-(:func:`proevent.timeexpr.read` plus :mod:`proevent.timeexpr.context`), places and people with
+values their slots carry). Times and days are read the validator's way (:func:`proevent.timeexpr.read`,
+every reading of a phrase a candidate), places and people with
 the validator's forms (:mod:`proevent.generate.evidence`); place names are hidden before dates
 are read ("the Sports Bar on 4th" is not the 4th).
 
@@ -49,9 +49,7 @@ from typing import TYPE_CHECKING, Literal
 from proevent.generate.contacts import templates
 from proevent.generate.evidence import name_forms, norm_text, short_forms
 from proevent.generate.skeleton import Line
-from proevent.timeexpr import extract_dates, extract_times, read
-from proevent.timeexpr.context import bare_hours, context_dates
-from proevent.timeexpr.context import durations as context_durations
+from proevent.timeexpr import read
 
 if TYPE_CHECKING:
     from proevent.generate.assemble import CasePlan, PlannedChat
@@ -403,9 +401,11 @@ def check_line(line: Line, text: str, at: datetime, ctx: LineContext) -> Problem
         return Problem("says_cancel", f"the cancellation is implicit: do not say {m.group()!r}, let the reason show it")
     masked = _mask(text, ctx.places)
     r = read(masked, at)
-    said_days = r.dates() | {d for m in r.days for d in m.days} | extract_dates(masked, at) | context_dates(masked, at)
-    said_times = r.times() | bare_hours(masked, list(r.clocks)) | extract_times(masked)
-    said_minutes = {d.minutes for d in r.durations} | context_durations(masked)
+    # a clock time the line takes back ("8 wait no, 9") does not express a value; a day taken back
+    # still reads as said, so that the day the line moves to is reported as the contradiction
+    said_days = r.dates(retracted=True)
+    said_times = r.times()
+    said_minutes = {d.minutes for d in r.durations}
     need = ctx.required
     if need.day and need.day not in said_days:
         return Problem("missing_day", f"the day {need.day.isoformat()} ({need.day.strftime('%A')}) is not expressed")
@@ -421,10 +421,9 @@ def check_line(line: Line, text: str, at: datetime, ctx: LineContext) -> Problem
     if need.person and not need.person_forms & words:
         return Problem("missing_person", f"{need.person} is not named")
     if ctx.days is not None:
-        # a phrase contradicts when neither reader finds one of the line's days in it (the
-        # candidate reader settles what read() alone gets wrong: "9 until 28th Oct")
-        other = sorted(min(m.days) for m in r.days if not m.retracted and not m.days & ctx.days
-                       and not extract_dates(masked[m.start:m.end], at) & ctx.days)
+        # a phrase contradicts when none of its readings is a day of the line (a day inside a
+        # range keeps its own readings too: "9 until 28th Oct")
+        other = sorted(min(m.days) for m in r.days if not m.retracted and not m.days & ctx.days)
         if other:
             return Problem("other_day", f"it names {other[0].isoformat()} ({other[0].strftime('%A')}), "
                                         "which is not a day of this line")
@@ -436,9 +435,9 @@ def check_line(line: Line, text: str, at: datetime, ctx: LineContext) -> Problem
             for p in r.parts:
                 if not p.retracted and not any(p.hours[0] <= h < p.hours[1] for h, _ in ctx.times):
                     return Problem("other_time", f"{p.part!r} is not when this line's time {_fmt(min(ctx.times))} is")
-        if r.durations and not any(_plus(s, m) == e for s, e in ctx.spans for m in said_minutes):
-            return Problem("other_time", f"a duration of {r.durations[0].minutes} minutes gives an end this line "
-                                         "does not have")
+        lengths = [d.minutes for d in r.durations if d.minutes < 24 * 60]  # "for 3 days" gives no clock end
+        if lengths and not any(_plus(s, m) == e for s, e in ctx.spans for m in lengths):
+            return Problem("other_time", f"a duration of {lengths[0]} minutes gives an end this line does not have")
     return None
 
 

@@ -1,4 +1,11 @@
-"""proevent.timeexpr.context: the context-dependent time forms the validator reads."""
+"""The candidate view of :func:`proevent.timeexpr.read` (the validator's): every reading a phrase may have.
+
+Ported from the tests of the former ``proevent.timeexpr.context`` (bare hours, durations, shifts,
+weekends, day ranges): same texts, same expectations, now through ``read``. ``Reading.times`` and
+``Reading.dates`` with ``retracted=True`` include what a self-correction took back ("8 not 7"
+still shows that 7 was said); the offsets are the nonzero ``RelativeTime.offset_minutes``
+("straight after the gym" is the gym's end plus nothing: the caller's anchor).
+"""
 
 from __future__ import annotations
 
@@ -8,9 +15,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proevent.timeexpr.context import bare_hours, context_dates, durations, offsets
+from proevent.timeexpr import read
 
 WED = datetime(2026, 3, 11, 10)  # a Wednesday
+HOUR_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def times(text: str, ref: datetime = WED) -> set[tuple[int, int]]:
+    return read(text, ref).times(retracted=True)
+
+
+def minutes(text: str) -> set[int]:
+    return {d.minutes for d in read(text, WED).durations}
+
+
+def offsets(text: str) -> set[int]:
+    return {r.offset_minutes for r in read(text, WED).relatives if r.offset_minutes}
 
 
 @pytest.mark.parametrize(
@@ -31,41 +51,48 @@ WED = datetime(2026, 3, 11, 10)  # a Wednesday
     ],
 )
 def test_bare_hours_read_from_context(text, expected):
-    assert bare_hours(text) == expected
+    assert times(text) == expected
+    assert all(c.bare for c in read(text, WED).clocks)
 
 
 @pytest.mark.parametrize(
     "text",
     ["2 of us", "table for 4 people", "the 8th", "we have 3 kids", "3 days", "£8 each", "1.5 hours",
-     "I have 2 tickets", "one more thing", "someone said", "5 stars", "room 210 on the 5th floor, 3 people",
-     "8pm", "7ish", "at 7"],  # the last three: timeexpr.time_spans reads them, not this module
+     "I have 2 tickets", "one more thing", "someone said", "5 stars", "room 210 on the 5th floor, 3 people"],
 )
 def test_numbers_that_are_not_bare_hours(text):
-    assert bare_hours(text) == set()
+    assert read(text, WED).clocks == ()
+
+
+@pytest.mark.parametrize(("text", "expected"), [("8pm", {(20, 0)}), ("7ish", {(7, 0), (19, 0)}),
+                                                ("at 7", {(7, 0), (19, 0)})])
+def test_an_explicit_phrase_is_one_mention(text, expected):
+    """A number inside a phrase read as a clock time is not read a second time as a bare hour."""
+    clocks = read(text, WED).clocks
+    assert len(clocks) == 1 and set(clocks[0].times) == expected
 
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Nd",)), max_size=60))
 def test_no_digit_and_no_number_word_no_hour(text):
-    words = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
-    if not any(w in text.lower() for w in words):
-        assert bare_hours(text) == set()
+    if not any(w in text.lower() for w in HOUR_WORDS):
+        assert not any(c.bare for c in read(text, WED).clocks)
 
 
 @pytest.mark.parametrize(
-    ("text", "minutes"),
+    ("text", "expected"),
     [
         ("for two hours", 120), ("an hour and a half", 90), ("90 min", 90), ("2h30", 150),
         ("half an hour", 30), ("a couple of hours", 120), ("1.5 hours", 90), ("2 hrs 15 mins", 135),
         ("an extra hour on saturday", 60), ("for 3 days", 3 * 1440), ("all day", 1440),
     ],
 )
-def test_durations(text, minutes):
-    assert minutes in durations(text)
+def test_durations(text, expected):
+    assert expected in minutes(text)
 
 
 @given(st.integers(min_value=1, max_value=12), st.sampled_from(["hours", "hrs", "h"]))
 def test_n_hours_is_60n_minutes(n, unit):
-    assert durations(f"for {n} {unit}") == {60 * n}
+    assert minutes(f"for {n} {unit}") == {60 * n}
 
 
 @pytest.mark.parametrize(
@@ -93,10 +120,16 @@ def test_offsets(text, expected):
         ("7-9", set()),  # a time range, not days
     ],
 )
-def test_context_dates(text, days):
-    assert context_dates(text, WED) == days
+def test_dates(text, days):
+    assert read(text, WED).dates(retracted=True) == days
+
+
+def test_next_weekend_reads_as_the_following_one():
+    """Every candidate counts for the validator, but the reading meant is the following week's."""
+    r = read("next weekend", WED)
+    assert [(g.first, g.last) for g in r.ranges] == [(date(2026, 3, 21), date(2026, 3, 22))]
 
 
 def test_weekend_said_on_a_sunday_is_that_day_or_the_next_one():
     sunday = datetime(2026, 3, 15, 9)
-    assert context_dates("this weekend", sunday) == {date(2026, 3, 15), date(2026, 3, 21), date(2026, 3, 22)}
+    assert read("this weekend", sunday).dates() == {date(2026, 3, 15), date(2026, 3, 21), date(2026, 3, 22)}
