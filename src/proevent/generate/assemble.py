@@ -18,6 +18,7 @@ from proevent.generate.noise import noise_chat, noise_events
 from proevent.generate.phenomena import case_phenomena
 from proevent.generate.realize.template import ChatContext
 from proevent.generate.scenario import (
+    event_days,
     relay_turn,
     second_event,
     similar_event,
@@ -143,7 +144,7 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
         own.append(("second", traj2))
     existing: list[tuple[str, EventState]] = [(k, t.initial_state) for k, t in own if t.initial_state is not None]
     if existing and rng.random() < sc.similar:
-        refs.append(similar_event(rng, existing[0][1], traj))
+        refs.append(similar_event(rng, existing[0][1], traj, event_days(*(t for _, t in own))))
         tags.add("similar_events")
     if not traj.preexisting and rng.random() < sc.usual_spot:
         extra = usual_spot_events(rng, traj, lines)

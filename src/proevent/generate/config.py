@@ -95,6 +95,8 @@ class ScenarioConfig(BaseModel):
     lateness: float = Field(default=0.25, ge=0, le=1, description="someone runs late for something today")
     reminder: float = Field(default=0.6, ge=0, le=1,
                             description="a chat about an agreed event opens with a reminder or a check")
+    shift: float = Field(default=0.5, ge=0, le=1,
+                         description="a same-day time change said as a shift ('an hour later') when it is one")
     busy: float = Field(default=0.55, ge=0, le=1,
                         description="a time change comes with the other thing the speaker has then")
     volunteer: float = Field(default=0.06, ge=0, le=1, description="the user takes on a task in a family chat")

@@ -26,7 +26,8 @@ def second_event(rng: random.Random, config: GeneratorConfig, traj: Trajectory, 
                  *, preexisting: bool) -> tuple[Trajectory, list[Line]]:
     """Another event planned in the same chat, after the first one's lines (a new session)."""
     second = build_trajectory(rng, config, traj.profile, traj.user, _day0(traj), taken=taken,
-                              horizon=traj.horizon_days, members=traj.members, preexisting=preexisting)
+                              horizon=traj.horizon_days, members=traj.members, preexisting=preexisting,
+                              avoid_days=event_days(traj))
     lines = chat_skeleton(second, rng, config, key="second")
     for ln in lines:
         if "ref" in ln.slots:
@@ -36,13 +37,27 @@ def second_event(rng: random.Random, config: GeneratorConfig, traj: Trajectory, 
     return second, lines
 
 
+def event_days(*trajs: Trajectory) -> set[date]:
+    """Every day the trajectories' events are ever on: two events with one contact on one day would
+    leave "the sat one" unable to say which."""
+    days = set()
+    for traj in trajs:
+        for turn in traj.turns:
+            for st in (turn.state, turn.values.get("proposal")):
+                if isinstance(st, EventState) and st.start:
+                    days.add(date.fromisoformat(st.start[:10]))
+    return days
+
+
 def _day0(traj: Trajectory) -> date:
     assert traj.day0 is not None
     return traj.day0
 
 
-_RELAYABLE = ("counter_time", "counter_place", "cancel", "cancel_implicit", "announce_change", "announce_place")
-_RELAY_INTENT = {"counter_time": "relay_time", "announce_change": "relay_time", "counter_place": "relay_place",
+_RELAYABLE = ("counter_time", "counter_place", "cancel", "cancel_implicit", "announce_change", "announce_place",
+              "shift_time")
+_RELAY_INTENT = {"counter_time": "relay_time", "announce_change": "relay_time", "shift_time": "relay_time",
+                 "counter_place": "relay_place",
                  "announce_place": "relay_place", "cancel": "relay_cancel", "cancel_implicit": "relay_cancel"}
 
 
@@ -57,7 +72,9 @@ def relay_turn(rng: random.Random, traj: Trajectory, lines: list[Line],
     contact = traj.profile.name
     candidates = [i for i, t in enumerate(traj.turns)
                   if t.by == contact and t.intent in _RELAYABLE and (t.success or t.kind == "cancel")
-                  and any(ln.turn == i and ln.event == "target" and ln.effect for ln in lines)]
+                  and any(ln.turn == i and ln.event == "target" and ln.effect for ln in lines)
+                  and any(ln.turn == i and ln.event == "target" and ln.speaker == contact
+                          and ln.intent in _RELAYABLE for ln in lines)]
     if not candidates:
         return None
     k = rng.choice(candidates)
@@ -84,12 +101,17 @@ def _who(traj: Trajectory) -> str:
     return p.nickname if first[0].rstrip(".") not in ("Dr", "Prof", "Mrs", "Mr", "Ms") else p.name
 
 
-def similar_event(rng: random.Random, state: EventState, traj: Trajectory) -> RefEvent:
-    """The same contact, place and activity on another day: the chats must say which one they mean."""
+def similar_event(rng: random.Random, state: EventState, traj: Trajectory, busy: set[date]) -> RefEvent:
+    """The same contact, place and activity on another day: the chats must say which one they mean.
+
+    The day is one no event of the chat is ever on (``busy``), after the messages' horizon.
+    """
     assert state.start is not None
-    day = date.fromisoformat(state.start[:10]) + timedelta(days=rng.choice((-7, 7, 14, 3, 4)))
-    if day <= _day0(traj) + timedelta(days=traj.horizon_days):
-        day = date.fromisoformat(state.start[:10]) + timedelta(days=7)
+    first = date.fromisoformat(state.start[:10])
+    horizon = _day0(traj) + timedelta(days=traj.horizon_days)
+    days = [first + timedelta(days=k) for k in (-7, 7, 14, 3, 4, 21, 10)]
+    free = [d for d in days if d > horizon and d not in busy]
+    day = rng.choice(free) if free else first + timedelta(days=28)
     if len(state.start) == 16:
         start = _at(day, (int(state.start[11:13]), int(state.start[14:16])))
         end = _plus(start, 60) if state.end and len(state.end) == 16 else None

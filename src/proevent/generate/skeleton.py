@@ -81,6 +81,19 @@ def _wrong_time(start: str, rng: random.Random) -> str:
     return f"{start[:11]}{h:02d}{start[13:]}"
 
 
+_SHIFTS = (-120, -90, -60, -30, 30, 60, 90, 120)
+
+
+def _shift(current: EventState | None, turn: Turn) -> int | None:
+    """Minutes a time change moves the event by, when people would say it as a shift ("an hour later")."""
+    new = turn.values.get("start")
+    if turn.intent != "counter_time" or current is None or not current.start or len(current.start) != 16 or (
+            not isinstance(new, str) or len(new) != 16 or new[:10] != current.start[:10]):
+        return None
+    minutes = (int(new[11:13]) * 60 + int(new[14:16])) - (int(current.start[11:13]) * 60 + int(current.start[14:16]))
+    return minutes if minutes in _SHIFTS else None
+
+
 def _about(traj: Trajectory, state: EventState | None, rng: random.Random) -> dict[str, object]:
     """Which event a message is about, for events already in the timetable ("dinner fri: ...")."""
     if state is None or state.start is None:
@@ -125,7 +138,8 @@ class _Chat:
             self.add(who, "react")
             return
         exact = "when" in slots and len(str(slots["when"][0])) == 16  # type: ignore[index]
-        if turn.success and exact and "place" in slots and rng.random() < 0.14:
+        if turn.success and exact and st is not None and st.end is None and "place" in slots and (
+                rng.random() < 0.14):
             # options: "sat or sun?", then the place, then one of them is picked
             start, end = slots["when"]  # type: ignore[misc]
             other = _wrong_time(str(start), rng)
@@ -145,7 +159,7 @@ class _Chat:
         self.answers(turn, who, {k: v for k, v in slots.items() if k in ("when", "place", "time")})
 
     def answers(self, turn: Turn, who: str, echo: dict[str, object], pick: bool = False,
-                plan_exists: bool = True) -> None:
+                plan_exists: bool = True, current: EventState | None = None) -> None:
         """The answers to a proposal: in a group, everyone who comes says so; decliners say no.
 
         A refusal keeps the plan only where there is one: a new proposal is simply declined.
@@ -154,7 +168,10 @@ class _Chat:
         st = turn.state
         if not turn.success:
             answer = _responder(traj, who, rng)
-            if plan_exists and turn.kind != "propose":
+            keep = _keep(turn, current)
+            if keep is not None:  # "can we leave the time open?" is refused by keeping it, not by a clash
+                self.add(answer, keep[0], keep[1])
+            elif plan_exists and turn.kind != "propose":
                 # the refusal fits what was asked: a time clash for a time, distance for a place
                 intent = {"location": "reject_place", "participants": "reject_person"}.get(turn.attribute or "",
                                                                                           "reject")
@@ -208,6 +225,17 @@ class _Chat:
             self.add(person, "react", effect=effect, state=state)
         else:
             self.add(person, "accept", echo, effect=effect, state=state)
+
+
+def _keep(turn: Turn, current: EventState | None) -> tuple[str, dict[str, object]] | None:
+    """The refusal of a detail removal: keeping the value it would drop ("nah let's keep 7")."""
+    if current is None:
+        return None
+    if turn.intent == "drop_time" and current.start and len(current.start) == 16:
+        return "keep_time", {"time": (current.start, current.end)}
+    if turn.intent == "drop_place" and current.location:
+        return "keep_place", {"place": current.location}
+    return None
 
 
 def _with_people(state: EventState, people: tuple[str, ...]) -> EventState:
@@ -270,9 +298,13 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
             if rng.random() < 0.5:
                 chat.add(traj.user, "react")
         else:
-            chat.add(who, turn.intent, slots, new_session=first)
+            intent = turn.intent
+            shift = _shift(current, turn)
+            if shift is not None and rng.random() < config.scenario.shift:
+                intent, slots = "shift_time", {**slots, "shift": shift}  # "can we do it an hour later?"
+            chat.add(who, intent, slots, new_session=first)
             chat.answers(turn, who, {k: v for k, v in slots.items() if k in ("when", "place", "time")},
-                         plan_exists=current is not None)
+                         plan_exists=current is not None, current=current)
         current = turn.state if turn.success else current
     return chat.lines
 

@@ -159,8 +159,9 @@ class _Builder:
 
     def __init__(self, rng: random.Random, config: GeneratorConfig, profile: Profile, user: str, day0: date,
                  ending: str, taken: set[str], horizon: int | None = None,
-                 members: list[str] | None = None) -> None:
+                 members: list[str] | None = None, avoid_days: set[date] | None = None) -> None:
         self.rng, self.config, self.p, self.user, self.day0 = rng, config, profile, user, day0
+        self.avoid_days = avoid_days or set()
         self.ending = ending
         self.taken = taken
         drawn = rng.choices((0, 1, 2, 3), weights=(0.3, 0.42, 0.2, 0.08))[0]
@@ -195,7 +196,8 @@ class _Builder:
 
     def new_day(self, avoid: date | None) -> date:
         days = [d for d in _event_days(self.p, self.day0, self.first_day(), self.first_day() + 8) if d != avoid]
-        return self.rng.choice(days)
+        free = [d for d in days if d not in self.avoid_days]  # another event with this contact is then
+        return self.rng.choice(free or days)
 
     def participants(self) -> tuple[str, ...]:
         """The user, the contact when they attend, and the group members who say they come.
@@ -282,7 +284,7 @@ class _Builder:
                 chosen = rng.sample(extra, rng.randint(1, min(2, len(extra))))
                 when = self.day0 - timedelta(days=rng.randint(6, 60))
                 hist_start = _at(when, _clock(rng, p))
-                hist_people = tuple(dict.fromkeys([self.user, p.name, *chosen]))
+                hist_people = tuple(dict.fromkeys([*s.participants, self.user, p.name, *chosen]))
                 ref = RefEvent(EventState(hist_start, _plus(hist_start, self.duration), rng.choice(p.places),
                                           hist_people, p.description), historical=True, shared_with_contact=True)
                 self.refs.append(ref)
@@ -340,7 +342,7 @@ class _Builder:
 def build_trajectory(rng: random.Random, config: GeneratorConfig, profile: Profile, user: str, day0: date,
                      *, ending: str | None = None, taken: set[str] | None = None,
                      horizon: int | None = None, members: list[str] | None = None,
-                     preexisting: bool = False) -> Trajectory:
+                     preexisting: bool = False, avoid_days: set[date] | None = None) -> Trajectory:
     """Draw one trajectory for ``profile``; ``ending`` forces an ending (e.g. ``"fail"`` for noise).
 
     ``preexisting``: the event is already in the initial timetable (agreed before the case starts),
@@ -353,7 +355,7 @@ def build_trajectory(rng: random.Random, config: GeneratorConfig, profile: Profi
     if preexisting and ending == "fail":
         ending = "keep"
     b = _Builder(rng, config, profile, user, day0, ending, taken if taken is not None else {user}, horizon,
-                 members)
+                 members, avoid_days)
     tc = config.turns
     counts = list(range(tc.min, tc.max + 1))
     n = rng.choices(counts, weights=[tc.decay**i for i in range(len(counts))])[0]
@@ -409,6 +411,10 @@ def _negotiate(rng: random.Random, config: GeneratorConfig, b: _Builder, turns: 
     if ending in ("cancel_explicit", "cancel_implicit"):
         by = "USER" if rng.random() < 0.5 else profile.name
         intent = "cancel" if ending == "cancel_explicit" else "cancel_implicit"
+        if profile.group is not None and by != "USER":
+            # in a group, "broke my wrist, next time" from one member says they drop out, not that
+            # the event is off: an organiser calling it off for everyone says so
+            intent = "cancel"
         turns.append(Turn("cancel", by, intent, state=None))
     elif ending == "dropout":
         turns.append(Turn("dropout", "USER", "user_dropout", state=None))

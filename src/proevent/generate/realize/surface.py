@@ -70,6 +70,14 @@ _DURATIONS = {30: ("half an hour", "30 min"), 45: ("45 min",), 60: ("an hour", "
               240: ("four hours", "4h")}
 
 
+def shift_words(minutes: int, formal: bool, rng: random.Random) -> str:
+    """A move of the whole event by ``minutes`` ("an hour later", "30 min earlier")."""
+    way = "later" if minutes > 0 else "earlier"
+    size = {30: ("half an hour", "30 min", "30 mins"), 60: ("an hour", "1 hour", "one hour"),
+            90: ("an hour and a half", "90 min"), 120: ("two hours", "2 hours")}[abs(minutes)]
+    return f"{size[0] if formal else rng.choice(size)} {way}"
+
+
 def duration_words(minutes: int, rng: random.Random) -> str | None:
     forms = _DURATIONS.get(minutes)
     return rng.choice(forms) if forms else None

@@ -12,7 +12,14 @@ from functools import lru_cache
 from proevent.generate.config import StyleConfig
 from proevent.generate.contacts import lexicon, noise_content, templates
 from proevent.generate.realize.grammar import Rules, expand, tidy
-from proevent.generate.realize.surface import day_words, part_of_day, ref_words, time_words, when_words
+from proevent.generate.realize.surface import (
+    day_words,
+    part_of_day,
+    ref_words,
+    shift_words,
+    time_words,
+    when_words,
+)
 from proevent.generate.skeleton import Line
 from proevent.generate.timeexpr import MONTHS, WEEKDAYS
 from proevent.generate.trajectory import RefEvent
@@ -164,7 +171,7 @@ def address(person: str | None, ctx: ChatContext, voice: str, rng: random.Random
     return _first(person) if roll > 0.8 else nick
 
 
-_DATA_SLOTS = frozenset({"when", "day", "time", "place", "person", "ref", "options", "choice", "other"})
+_DATA_SLOTS = frozenset({"when", "day", "time", "place", "person", "ref", "options", "choice", "other", "shift"})
 """Slots whose value comes from the line (the others are drawn: act, reason, name)."""
 _SAME_AS = {"join": "condition_met"}  # a member who now comes says so like a condition met
 _WITH_PLACE = {"book_request": "book_request_place"}
@@ -243,6 +250,9 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             start = str(s[slot][0] if isinstance(s[slot], tuple) else s[slot])  # type: ignore[index]
             values[slot] = time_words(start, None, formal, rng, ctx.hours, ctx.used) if len(start) == 16 else (
                 day_words(start, at, formal, rng))
+        elif slot == "shift":
+            values[slot] = shift_words(int(s["shift"]), formal, rng)  # type: ignore[call-overload]
+            ctx.used.add("relative_time")
         elif slot == "options":
             a, b = s["options"]  # type: ignore[misc]
             day = day_words(str(a[0]), at, formal, rng)
@@ -268,7 +278,9 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
                 values[slot] = _first(person) if rng.random() < 0.85 else person  # people say first names
         elif slot == "ref":
             ref = ctx.refs[int(s["ref"])]  # type: ignore[arg-type]
-            values[slot] = ref_words(ref.state, ref.historical, ref.shared_with_contact, at, formal, rng)
+            # "last time" only points somewhere when one earlier event with the contact is on record
+            shared = ref.shared_with_contact and sum(1 for r in ctx.refs if r.historical and r.shared_with_contact) == 1
+            values[slot] = ref_words(ref.state, ref.historical, shared, at, formal, rng)
         elif slot in ("reason", "reason_cap"):
             r = values.get("reason") or _reason(reason_kind, voice, category, rng)
             values["reason"] = r
