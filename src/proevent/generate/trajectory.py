@@ -134,7 +134,8 @@ def _event_days(profile: Profile, day0: date, lo: int, hi: int) -> list[date]:
 
 
 def _clock(rng: random.Random, profile: Profile) -> tuple[int, int]:
-    return rng.randint(*profile.hours), rng.choice((0, 0, 0, 30, 30, 15, 45))
+    # people meet on the hour or the half hour; a quarter is rarer
+    return rng.randint(*profile.hours), rng.choice((0, 0, 0, 0, 0, 30, 30, 30, 15, 45))
 
 
 def _at(d: date, hm: tuple[int, int]) -> str:

@@ -105,6 +105,8 @@ def _typo(text: str, rng: random.Random) -> str:
     return "".join(parts)
 
 
+_YOU = re.compile(r"\b(?:u|ur|r u)\b")
+_YOU_FULL = {"u": "you", "ur": "your", "r u": "are you"}
 _DROPPED = re.compile(r"\b(?:I'm|I'll|I've|I'd|can't|don't|won't|didn't|isn't|it's|that's|what's|let's|"
                       r"doesn't|wasn't|couldn't|shouldn't|you're|we're|they're)\b", re.IGNORECASE)
 
@@ -125,6 +127,8 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
                  for p in parts]
     if rng.random() < 0.5:
         parts = [p if p.startswith("{") else re.sub(r"\bI\b", "i", p) for p in parts]
+    if voice == "casual":  # a habit of the writer: "you" here, "u" in the terse and emoji voices
+        parts = [p if p.startswith("{") else _YOU.sub(lambda m: _YOU_FULL[m.group(0)], p) for p in parts]
     if rng.random() < style.slang:
         for k, v in lex.slang.items():
             if rng.random() < 0.6:
@@ -293,7 +297,7 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         head = _about((act if "{act}" not in tpl else "", day), at, line.speaker == ctx.user, formal, rng)
         text = head + (text if formal else text[0].lower() + text[1:])
     if line.intent in ("accept", "accept_later"):
-        text = _with_echo(text, line, at, formal, table, tables, rng)
+        text = _with_echo(text, line, at, formal, table, tables, rng, ctx)
     if line.intent in ("ack", "accept", "reject") and line.addressee and "{name}" not in tpl and (
         rng.random() < 0.25
     ):
@@ -309,7 +313,7 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
 
 
 def _with_echo(text: str, line: Line, at: datetime, formal: bool, table: dict[str, list[str]],
-               tables: tuple[Rules, ...], rng: random.Random) -> str:
+               tables: tuple[Rules, ...], rng: random.Random, ctx: ChatContext) -> str:
     """Accepting often repeats the value agreed on ("Friday it is")."""
     keys = [k for k in ("when", "place", "time") if k in line.slots]
     if not keys or rng.random() < 0.5:
@@ -319,7 +323,8 @@ def _with_echo(text: str, line: Line, at: datetime, formal: bool, table: dict[st
         value = str(line.slots["place"])
     else:
         start, end = line.slots[key]  # type: ignore[misc]
-        value = when_words(start, end, at, formal, rng) if key == "when" else time_words(start, end, formal, rng)
+        value = when_words(start, end, at, formal, rng, ctx.hours, ctx.used) if key == "when" else time_words(
+            start, end, formal, rng, ctx.hours, ctx.used)
     echo = expand(rng.choice(table[f"echo_{key}"]), tables, rng, clean=False)
     echo = echo.replace(f"{{{key}_cap}}", value[0].upper() + value[1:]).replace(f"{{{key}}}", value)
     sep = " " if text[-1] in ".!?" else ", "
