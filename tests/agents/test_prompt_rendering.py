@@ -62,3 +62,14 @@ def test_v2_is_shorter_than_v1_and_holds_the_same_facts():
     for needle in ("Ann Lee", "needs_action", "Cafe Nero", "2026-03-12T12:30", "dinner sat?", "me too",
                    "2026-03-09T12:00", '"op":"delete"'):
         assert needle in v2
+
+
+def test_a_titled_sender_is_shown_with_the_surname_not_the_title_alone():
+    chat = Chat(chat_id="c2", name="Dr. Miriam Adler", type="direct", members=["Ann Lee", "Dr. Miriam Adler"])
+    new = [Message(chat_id="c2", time="2026-03-09T09:00", sender="Dr. Miriam Adler", text="Thursday at 3?"),
+           Message(chat_id="c2", time="2026-03-09T09:05", sender="Ann Lee", text="works")]
+    obs = Observation(case_id="x", t=1, mode="single", repeat=0, user="Ann Lee", now="2026-03-09T12:00",
+                      window_start="2026-03-09T08:00", timetable=Timetable([]),
+                      chats=[ChatUpdate(chat=chat, context=[], new=new)])
+    lines = render_chats_v2(obs).splitlines()
+    assert lines[-2:] == ["09:00 Dr. Adler: Thursday at 3?", "09:05 Ann: works"]

@@ -126,12 +126,23 @@ def render_timetable_v2(timetable: Timetable, window_start: str) -> str:
     )
 
 
+_TITLES = {"dr", "prof", "mr", "mrs", "ms", "mx"}
+
+
+def _short(name: str) -> str:
+    """The first name, or a title with the surname ("Dr. Adler"): a title alone names nobody."""
+    parts = name.split()
+    if len(parts) > 1 and parts[0].rstrip(".").lower() in _TITLES:
+        return f"{parts[0]} {parts[-1]}"
+    return parts[0] if parts else name
+
+
 def _aliases(members: list[str]) -> dict[str, str]:
-    """First names where they are unique among the chat's members, else the full name."""
-    firsts: dict[str, int] = {}
+    """Short names (:func:`_short`) where they are unique among the chat's members, else the full name."""
+    shorts: dict[str, int] = {}
     for name in members:
-        firsts[name.split()[0]] = firsts.get(name.split()[0], 0) + 1
-    return {n: n.split()[0] if firsts[n.split()[0]] == 1 else n for n in members}
+        shorts[_short(name)] = shorts.get(_short(name), 0) + 1
+    return {n: _short(n) if shorts[_short(n)] == 1 else n for n in members}
 
 
 def render_messages_v2(messages: list[Message], alias: dict[str, str], day: list[str]) -> list[str]:
