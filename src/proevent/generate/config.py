@@ -149,7 +149,7 @@ class GeneratorConfig(BaseModel):
     concurrent_decay: float = Field(default=0.7, gt=0, le=1.0)
     turns: TurnsConfig = Field(default_factory=TurnsConfig)
     atomic_ops: dict[str, float] = Field(
-        default_factory=lambda: {"simple_modification": 0.5, "timetable_linking": 0.25, "detail_removal": 0.25}
+        default_factory=lambda: {"simple_modification": 0.6, "timetable_linking": 0.2, "detail_removal": 0.2}
     )
     attributes: dict[str, float] = Field(
         default_factory=lambda: {"time": 0.5, "location": 0.2, "participants": 0.3}

@@ -236,8 +236,10 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
     for slot in dict.fromkeys(_SLOT.findall(tpl)):
         if slot == "act":
             act = str(s["act"]) if "act" in s else (rng.choice(ctx.acts) if ctx.acts else "it")
-            # acts are written from the contact's side ("your cleaning"); the user says "my cleaning"
-            values[slot] = act.replace("your ", "my ") if line.speaker == ctx.user else act
+            # acts are written from the contact's side ("your cleaning"); the user says "my cleaning",
+            # and someone telling of their own plans "a cleaning"
+            own = "a " if line.intent in ("narrate_plan", "invite_others") else "my "
+            values[slot] = act.replace("your ", own) if line.speaker == ctx.user or own == "a " else act
         elif slot == "when":
             start, end = s["when"]  # type: ignore[misc]
             values[slot] = when_words(start, end, at, formal, rng, ctx.hours, ctx.used)
