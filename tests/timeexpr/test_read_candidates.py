@@ -133,3 +133,25 @@ def test_next_weekend_reads_as_the_following_one():
 def test_weekend_said_on_a_sunday_is_that_day_or_the_next_one():
     sunday = datetime(2026, 3, 15, 9)
     assert read("this weekend", sunday).dates() == {date(2026, 3, 15), date(2026, 3, 21), date(2026, 3, 22)}
+
+
+_CHAT_ALPHABET = st.sampled_from(
+    list("0123456789 :.-,?!*@£/") + list("abcdefghijklmnopqrstuvwxyz")
+    + ["\u017f", "\u212a", "\u0130", "\u0131", "é", "👍", "٣", "fri ", "sun ", "six ", "at ", "pm", "next ", "weekend",
+       " not ", "wait no ", "for ", " hours", "tmrw", "the 14th", "-", " or ", "half "])
+
+
+@given(st.lists(_CHAT_ALPHABET, max_size=30).map("".join))
+def test_any_text_reads_without_an_error(text):
+    """No message makes a reader fail: "ſun" (long s) or "tomorrow" with a Kelvin sign match
+    case-insensitive patterns and are read as the words they look like."""
+    from proevent.timeexpr import date_spans, find_dates, find_times, time_spans
+
+    r = read(text, WED)
+    assert all(0 <= m.start <= m.end <= len(text) for m in (*r.days, *r.clocks, *r.parts, *r.durations))
+    date_spans(text, WED), time_spans(text), find_dates(text, WED), find_times(text)
+
+
+def test_letters_that_fold_to_ascii_read_as_those_words():
+    assert read("\u017fun at 7", WED).day() == date(2026, 3, 15)
+    assert read("\u017fix hours", WED).durations[0].minutes == 360

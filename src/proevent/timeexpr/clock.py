@@ -244,13 +244,6 @@ def _licensed(text: str, m: re.Match[str], days: list[DayMention], parts: list[P
     are where the durations of the message begin."""
     a, b = m.start(), m.end()
     before, after = text[max(0, a - 40):a], text[b:]
-    if lengths and (gap := _RE_FOR_GAP.match(text, b)) and gap.end() in lengths:
-        return True  # "6 for 2.5h", "got the time, 3 for 45 min"
-    if _RE_AT_PLACE_AFTER.match(text, b) and (_RE_ONLY.fullmatch(text, 0, a) or _RE_SENTENCE_BEFORE.search(before)):
-        return True  # "5 at the tap fri", "always. 7 at goals"
-    if (_RE_RELAY.search(before) or _RE_LABEL.search(before) or _RE_AT_BEFORE.search(before)
-            or _RE_ACTIVITY_LICENCE.search(before)):
-        return True  # "mom says 11", "time: 8", "at 6 that day", "drinks 8 at the pub"
     for d in days:
         if d.end <= a and _RE_DAY_GAP_BEFORE.fullmatch(text, d.end, a):
             return True
@@ -265,7 +258,19 @@ def _licensed(text: str, m: re.Match[str], days: list[DayMention], parts: list[P
                 or _RE_AGREEMENT.match(after) or _RE_CONTRAST_AFTER.match(after) or _RE_CONTRAST_BEFORE.search(before)
                 or _RE_CORRECTION_BEFORE.search(before) or _RE_OPTION_AFTER.match(after) or _RE_OR_BEFORE.search(before)
                 or _RE_CORRECTION_AFTER.match(after) or _RE_UNTIL_BEFORE.search(before) or _RE_EMOJI_AFTER.match(after)
-                or re.match(r"\s*\*", after) and _RE_ONLY.fullmatch(text, 0, a))
+                or re.match(r"\s*\*", after) and _RE_ONLY.fullmatch(text, 0, a)
+                or _more_licences(text, a, b, before, lengths))
+
+
+def _more_licences(text: str, a: int, b: int, before: str, lengths: frozenset[int]) -> bool:
+    """The rarer contexts of a bare number: a duration after it, a place after it at the start of
+    a sentence, a relay, a label, "at", an activity before it."""
+    if lengths and (gap := _RE_FOR_GAP.match(text, b)) and gap.end() in lengths:
+        return True  # "6 for 2.5h", "got the time, 3 for 45 min"
+    if _RE_AT_PLACE_AFTER.match(text, b) and (_RE_ONLY.fullmatch(text, 0, a) or _RE_SENTENCE_BEFORE.search(before)):
+        return True  # "5 at the tap fri", "always. 7 at goals"
+    return bool(_RE_RELAY.search(before) or _RE_LABEL.search(before) or _RE_AT_BEFORE.search(before)
+                or _RE_ACTIVITY_LICENCE.search(before))  # "mom says 11", "time: 8", "at 6 that day", "drinks 8"
 
 
 def _ranges(text: str, days: list[DayMention], parts: list[PartOfDay], hint: Hours | None, activity: Hours | None,

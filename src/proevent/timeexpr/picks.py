@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from proevent.timeexpr.resolve import dateparser_date
 from proevent.timeexpr.spans import DateSpan, date_spans, time_spans
-from proevent.timeexpr.vocabulary import alternation, vocabulary
+from proevent.timeexpr.vocabulary import alternation, fold, vocabulary
 
 _V = vocabulary()
 
@@ -38,6 +38,7 @@ def _find_dates(text: str, ref: datetime) -> tuple[tuple[int, date], ...]:
     validator), each read once: "next Friday" as the following week's Friday, "Tuesday the 22nd"
     as the 22nd, a month and day as its next occurrence.
     """
+    text = fold(text)
     out = [(span.start, span.best) for span in date_spans(text, ref) if not _street_number(text, span)]
     for m in _RE_IN_N.finditer(text):  # "in 3 days", "in two weeks": dateparser reads these
         if not any(pos == m.start() for pos, _ in out):

@@ -11,6 +11,7 @@ from proevent.timeexpr.corrections import correct
 from proevent.timeexpr.days import read_days
 from proevent.timeexpr.durations import read_durations
 from proevent.timeexpr.mentions import Reading
+from proevent.timeexpr.vocabulary import fold
 
 
 def read(text: str, ref: datetime, usual_hours: Hours | None = None) -> Reading:
@@ -31,7 +32,8 @@ def read(text: str, ref: datetime, usual_hours: Hours | None = None) -> Reading:
 
 
 @lru_cache(maxsize=65536)
-def _read(text: str, ref: datetime, usual_hours: Hours | None) -> Reading:
+def _read(original: str, ref: datetime, usual_hours: Hours | None) -> Reading:
+    text = fold(original)
     days, parts, ranges = read_days(text, ref)
     durations, relatives = read_durations(text)
     taken = [(d.start, d.end) for d in days] + [(r.start, r.end) for r in ranges]
@@ -43,7 +45,7 @@ def _read(text: str, ref: datetime, usual_hours: Hours | None) -> Reading:
     ranges = [r if not any(r.start <= a and b <= r.end for a, b in retracted_days) else replace(r, retracted=True)
               for r in ranges]
     return Reading(
-        text=text, ref=ref, days=tuple(days), clocks=tuple(correct(text, clocks)),
+        text=original, ref=ref, days=tuple(days), clocks=tuple(correct(text, clocks)),
         parts=tuple(correct(text, parts)), durations=tuple(durations), relatives=tuple(relatives),
         ranges=tuple(ranges),
     )

@@ -24,7 +24,7 @@ from proevent.timeexpr.resolve import (
     ordinal_date,
     relative_day,
 )
-from proevent.timeexpr.vocabulary import alternation, vocabulary
+from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, first_words, fold, tokens, vocabulary
 
 _V = vocabulary()
 WEEKDAYS = _V.weekdays
@@ -48,6 +48,16 @@ _RE_DAY_MONTH = re.compile(
 )
 _RE_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _RE_RELATIVE = re.compile(rf"\b({alternation(_V.relative_days)})\b", re.I)
+_RELATIVE_FIRST = first_words(_V.relative_days)
+_WEEKDAY_WORDS = frozenset([*WEEKDAYS, *_V.weekday_abbreviations])
+_CLOCK_WORDS = frozenset({"noon", "midday", "midnight"})
+
+
+def _gates(text: str) -> tuple[bool, frozenset[str] | None]:
+    """Whether ``text`` holds a digit, and its letter runs (``None``: not ASCII, so every pattern
+    is tried: case-insensitive matching knows letters such as "ſ" that the runs do not). A pattern
+    that needs a digit or a word the text lacks cannot match: skipping it changes no output."""
+    return bool(_RE_DIGIT.search(text)), tokens(text) if text.isascii() else None
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,7 @@ class TimeSpan:
 
 def _date_spans(text: str, ref: datetime) -> list[DateSpan]:
     """Date phrases in the order the patterns find them (earlier patterns win overlaps)."""
+    text = fold(text)
     today = ref.date()
     out: list[DateSpan] = []
 
@@ -82,18 +93,19 @@ def _date_spans(text: str, ref: datetime) -> list[DateSpan]:
             pick = best or (future[0] if future else max(days))
             out.append(DateSpan(m.start(), m.end(), frozenset(days), pick))
 
-    for m in _RE_ISO_DATE.finditer(text):
+    digits, words = _gates(text)
+    for m in _RE_ISO_DATE.finditer(text) if digits else ():
         try:
             add(m, {date(int(m.group(1)), int(m.group(2)), int(m.group(3)))})
         except ValueError:
             pass
-    for m in _RE_RELATIVE.finditer(text):
+    for m in _RE_RELATIVE.finditer(text) if words is None or words & _RELATIVE_FIRST else ():
         add(m, {relative_day(m.group(1), today)})
-    for m in _RE_MONTH_DAY.finditer(text):
+    for m in _RE_MONTH_DAY.finditer(text) if digits else ():
         add(m, month_day_dates(_V.month_number(m.group(1)), int(m.group(2)), today))
-    for m in _RE_DAY_MONTH.finditer(text):
+    for m in _RE_DAY_MONTH.finditer(text) if digits else ():
         add(m, month_day_dates(_V.month_number(m.group(2)), int(m.group(1)), today))
-    for m in _RE_WEEKDAY.finditer(text):
+    for m in _RE_WEEKDAY.finditer(text) if words is None or words & _WEEKDAY_WORDS else ():
         wd = _V.weekday_number(m.group(2))
         nearest = coming_weekday(wd, today)
         if m.group(1) and m.group(1).strip().lower() == "next" or m.group(3):
@@ -101,7 +113,7 @@ def _date_spans(text: str, ref: datetime) -> list[DateSpan]:
             add(m, {following, nearest}, following)  # "next Friday": the following week's
         else:
             add(m, {nearest})
-    for m in _RE_ORDINAL.finditer(text):
+    for m in _RE_ORDINAL.finditer(text) if digits else ():
         d = ordinal_date(int(m.group(1)), today)
         if d is not None:
             add(m, {d})
@@ -177,6 +189,7 @@ _RE_END_MARK = re.compile(r"(?:-|–|\bto|\buntil|\btill|\btil)\s*$", re.I)
 
 
 def _time_spans(text: str) -> list[TimeSpan]:
+    text = fold(text)
     out: list[TimeSpan] = []
 
     def add(m: re.Match[str], cands: set[tuple[int, int]], best: tuple[int, int] | None = None) -> None:
@@ -184,6 +197,11 @@ def _time_spans(text: str) -> list[TimeSpan]:
             role = "end" if _RE_END_MARK.search(text[max(0, m.start() - 8): m.start()]) else "start"
             out.append(TimeSpan(m.start(), m.end(), frozenset(cands), best or default_pick(cands), role))
 
+    digits, words = _gates(text)
+    if not digits:  # every pattern but "noon", "midday", "midnight" needs a digit
+        for m in _RE_WORDS.finditer(text) if words is None or words & _CLOCK_WORDS else ():
+            add(m, {(0, 0)} if m.group(1).lower() == "midnight" else {(12, 0)})
+        return out
     for m in _RE_RANGE.finditer(text):
         h1, h2 = int(m.group(1)), int(m.group(3))
         m1, m2 = int(m.group(2) or 0), int(m.group(4) or 0)

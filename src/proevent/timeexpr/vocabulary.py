@@ -147,6 +147,14 @@ def vocabulary() -> Vocabulary:
 
 
 _RE_DIGIT = re.compile(r"\d")
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def fold(text: str) -> str:
+    """``text`` with the four non-ASCII letters that case-insensitive patterns match as ASCII ones
+    ("ſ" as "s", the Kelvin sign as "k", dotted and dotless "i") written as those, one character
+    for one (offsets stay): what a pattern matches is then always a vocabulary word."""
+    return text if text.isascii() else text.translate(_FOLD)
 
 
 @lru_cache(maxsize=4096)
