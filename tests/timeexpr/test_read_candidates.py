@@ -155,3 +155,65 @@ def test_any_text_reads_without_an_error(text):
 def test_letters_that_fold_to_ascii_read_as_those_words():
     assert read("\u017fun at 7", WED).day() == date(2026, 3, 15)
     assert read("\u017fix hours", WED).durations[0].minutes == 360
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ah my shift got moved, 6 for 2.5h tue?", {(6, 0), (18, 0)}),  # a start with a duration
+        ("got the time, 3 for 45 min", {(3, 0), (15, 0)}),
+        ("any chance of 8 for 2.5h next thursday instead?", {(8, 0), (20, 0)}),
+        ("5 at the tap fri, i booked a booth", {(5, 0), (17, 0)}),  # an hour opening a sentence, then a place
+        ("always. 7 at goals", {(7, 0), (19, 0)}),
+        ("hi, haircut with mira this week? after 5 ideally", {(5, 0), (17, 0)}),
+        ("fri?? you have lou at 6 that day", {(6, 0), (18, 0)}),
+        ("can we do tomorrow 7:30 instead of 7?", {(7, 30), (19, 30), (7, 0), (19, 0)}),
+        ("sure, 2-3", {(2, 0), (14, 0), (3, 0), (15, 0)}),  # a range closing the message after a comma
+        ("5 or like 4ish next wednesday?", {(5, 0), (17, 0), (4, 0), (16, 0)}),
+        ("6 suit? 😍", {(6, 0), (18, 0)}),
+        ("drinks 8 at the pub", {(8, 0), (20, 0)}),
+    ],
+)
+def test_more_bare_hours(text, expected):
+    assert times(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["can we make saturday's booking 2 people instead of 3?", "oakland airport, terminal 1!", "I have 2 at home",
+     "we're 6 for dinner"],
+)
+def test_more_numbers_that_are_not_hours(text):
+    assert times(text) == set()
+
+
+def test_a_day_range_does_not_take_a_clock_time():
+    """"the 22nd - 7:30 on sunday": a day, then a time, not the days from the 22nd to a 7th."""
+    r = read("re saturday the 22nd - 7:30 on sunday the 23rd instead?", datetime(2026, 8, 14, 11))
+    assert r.ranges == () and times(r.text, r.ref) == {(7, 30), (19, 30)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("for 2 weeks", 2 * 7 * 1440), ("2 nights at the cabin", 2 * 1440), ("could we make it a full hour?", 60),
+     ("two more hours", 120), ("in meetings all day", 1440)],
+)
+def test_more_durations(text, expected):
+    assert minutes(text) == {expected}
+
+
+@pytest.mark.parametrize("text", ["in a week", "a week ago", "one night only", "lasted a week"])
+def test_weeks_and_nights_need_a_number_or_for(text):
+    assert minutes(text) == set()
+
+
+def test_all_weekend_is_this_weekend():
+    assert read("im away all weekend", WED).dates() == {date(2026, 3, 14), date(2026, 3, 15)}
+
+
+def test_a_day_in_a_range_keeps_its_own_reading():
+    """"fri to sun" said on a Saturday: the Sunday after that Friday is meant, tomorrow is still a reading."""
+    sat = datetime(2026, 3, 14, 11)
+    r = read("fri to sun?", sat)
+    sun = r.days[1]
+    assert sun.best == date(2026, 3, 22) and sun.days == {date(2026, 3, 15), date(2026, 3, 22)}

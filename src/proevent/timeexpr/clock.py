@@ -3,10 +3,12 @@
 The explicit phrases are those of :func:`proevent.timeexpr.time_spans`. On top of them this
 module reads what real chats write: ranges without am/pm ("7-9", "9 till 1"), bare hours licensed
 by their context (next to a day, "fri 8?", "8 tmrw"; a proposal or an agreement, "say 8", "9
-works", "8?"; an option, "7 or 8"; a correction, "wait no, 8 not 7"; an approximation, "about 8")
-and hours in words ("at seven", "half seven"). A number that a price, a count, an address, a
+works", "8?"; an option, "7 or 8"; a correction, "wait no, 8 not 7"; an approximation, "about 8";
+a relay or a label, "mom says 11", "time: 8"; a duration after it, "6 for 2.5h"; a place after it
+at the start of a sentence, "5 at the tap"; "after 5", "at 6 that day", "drinks 8") and hours in
+words ("at seven", "half seven", "seven's good"). A number that a price, a count, an address, a
 street, a date or a duration explains is not a clock time ("£8", "8 of us", "12 Mill Road",
-"table for 8", "the 8th", "for 2 hours").
+"table for 8", "the 8th", "for 2 hours", "2 people instead of 3").
 
 An hour without am/pm keeps both readings in ``times``; ``best`` prefers, in order, the part of
 the day said in the message ("8 tonight", "sat morning at 9"), the caller's usual hours for the

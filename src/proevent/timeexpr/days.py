@@ -5,9 +5,12 @@ Days are the phrases of :func:`proevent.timeexpr.date_spans` (a bare ordinal nam
 arvo"). A part of the day is read with the day it follows ("sat morning", "tmrw night", "fri eve")
 or on its own ("tonight", "in the morning": the message's only day, if it says one). A date range
 is two days joined by "to", "-", "till", "through" ("fri to sun", "mon-wed", "the 12th-14th",
-"12-14 March") or a weekend ("this weekend"). A weekday with an ordinal is the next day that is
-both ("sun 21st"); "in 3 days" counts from the send day. The days inside a range take the range's reading,
-so "fri to sun" said on a Saturday ends on the Sunday after that Friday, not tomorrow.
+"12-14 March") or a weekend ("this weekend", "all weekend"). A weekday with an ordinal is the next
+day that is both ("sun 21st"); "in 3 days" counts from the send day. The days inside a range take
+the range's reading, so "fri to sun" said on a Saturday ends on the Sunday after that Friday, not
+tomorrow (tomorrow stays among that day's candidates). A range has a second reading where the
+words allow one (``DateRange.also``): "next weekend" and "next sat to mon" are loosely the coming
+ones too, and "this weekend" said on a Sunday is the coming weekend or, loosely, that Sunday.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Durations and times relative to another event (part of :func:`proevent.timeexpr.read`).
 
-A duration is a number of minutes or hours in digits or words ("for 90 min", "for two hours", "an
-hour and a half", "half an hour", "1h30", "a couple of hours"); one followed by "late", "early",
+A duration is a number of minutes, hours, days, nights or weeks in digits or words ("for 90 min",
+"for two hours", "an hour and a half", "half an hour", "1h30", "a couple of hours", "an extra
+hour", "for 3 days", "2 nights"; days and longer need digits or "for": "one day we should" is no
+length) or a whole day ("all day"); one followed by "late", "early",
 "ago" or "away" is lateness or distance, not how long something lasts, and is left out. A
 relative time is "after"/"before" plus the words of another event ("straight after the gym", "an
 hour before the match", "after my dentist", "after work"), with the offset in minutes: a duration
