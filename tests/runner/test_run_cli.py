@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -34,14 +35,16 @@ def test_cli_run_writes_run_and_never_the_key(scripted_server, tmp_path, monkeyp
     assert result.exit_code == 0, result.output
     # 28 questions; step 3 of tiny-01 has no message, so each mode answers it without a request
     assert "wrote 28 lines (2 for steps without messages, no request)" in result.output
-    assert "requests 26 (cache hits 0)" in result.output
-    assert "cost $0.0031" in result.output  # 26 x (100 x $1 + 10 x $2) / 1e6
+    # 26 requests; single and multi step 1 ask the same prompt, so one may come from the cache
+    sent, hits = map(int, re.search(r"requests (\d+) \(cache hits (\d+)\)", result.output).groups())
+    assert sent + hits == 26 and sent == len(scripted_server.requests)
+    assert f"cost ${sent * 0.00012:.4f}" in result.output  # (100 x $1 + 10 x $2) / 1e6 a request sent
     assert scripted_server.headers[0]["authorization"] == f"Bearer {SECRET}"  # it was used...
     assert files_containing(out, SECRET) == [] and files_containing(tmp_path, SECRET) == []  # ...never written
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["model"] == "scripted-model" and manifest["strategy"] == "procot"
     assert manifest["parameters"] == {"temperature": 0.0, "seed": 0}
-    assert "needs_action" in manifest["prompt"]["text"] and manifest["usage"]["requests"] == 26
+    assert "needs_action" in manifest["prompt"]["text"] and manifest["usage"]["requests"] == sent
     lines = {(d["case_id"], d["mode"], d["t"]): d
              for d in map(json.loads, (out / "predictions.jsonl").read_text().splitlines())}
     line = lines["tiny-01", "single", 1]
@@ -123,12 +126,17 @@ def test_cli_budget_stops_and_says_how_to_go_on(scripted_server, tmp_path):
     # requests cost $0.00012; tiny-01's single steps take 2 ($0.00024, under the budget), then its
     # multi-step case runs whole (2 more): $0.00048 >= $0.0003, so nothing else starts
     first = run_cli(*common, "--max-cost", "0.0003")
-    assert first.exit_code == 0 and "wrote 6 lines" in first.output and "requests 4 " in first.output
-    assert "stopped at the budget of $0.0003: run the same command again" in first.output
+    assert first.exit_code == 5 and "wrote 6 lines" in first.output and "requests 4 " in first.output
+    assert "stopped at the budget of $0.0003 (the run has spent $0.0005): run the same command again" in first.output
+    # the budget is the whole run's: the same budget again answers nothing more (it was per call before)
+    again = run_cli(*common, "--max-cost", "0.0003")
+    assert again.exit_code == 5 and "wrote 0 lines, skipped 6" in again.output
+    assert len(scripted_server.requests) == 4
     refused = run_cli(*common, "--max-cost", "0")
     assert refused.exit_code == 1 and "--max-cost must be above 0 dollars, not 0" in refused.output
     second = run_cli(*common)
     assert second.exit_code == 0 and "stopped" not in second.output
+    assert "The run so far: requests 26, cost $0.0031." in second.output
     assert len(load_run(tmp_path / "r").lines) == 28
 
 

@@ -8,7 +8,14 @@ from typing import Annotated, Any
 
 import typer
 
-from proevent.cli.common import app, console, fail, handle_errors
+from proevent.cli.common import app, console, err_console, fail, handle_errors
+
+EXIT_ERRORS = 3
+"""The run has more errored lines than ``--max-errors`` (by default: a request failed)."""
+EXIT_STOPPED = 4
+"""The circuit breaker stopped the run: the endpoint is unreachable, refused, or kept failing."""
+EXIT_BUDGET = 5
+"""``--max-cost`` stopped the run before every question was answered."""
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -78,7 +85,16 @@ def run_cmd(
     force: Annotated[bool, typer.Option(help="Overwrite a run made with another configuration.")] = False,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
     max_cost: Annotated[float | None, typer.Option(
-        help="Stop taking new questions once this call has spent this many dollars; run again to go on.")] = None,
+        help="A budget for the whole run: stop taking new questions once the run (earlier calls included) has "
+             f"spent this many dollars; exit code {EXIT_BUDGET}. Run again with a higher budget to go on.")] = None,
+    max_errors: Annotated[int | None, typer.Option(
+        help=f"Exit {EXIT_ERRORS} when the run has more errored lines than this (default: any line whose request "
+             "failed).")] = None,
+    max_consecutive_failures: Annotated[int, typer.Option(
+        help=f"Stop the run (exit {EXIT_STOPPED}) after this many failed requests in a row; a 401, 403 or 404 "
+             "stops it at once.")] = 8,
+    no_preflight: Annotated[bool, typer.Option(
+        "--no-preflight", help="Do not ask each --base-url for its models list before the run.")] = False,
     estimate: Annotated[bool, typer.Option(
         "--estimate", help="Send nothing: count the requests and prompt tokens the run would take, and their price.")
     ] = False,
@@ -90,6 +106,7 @@ def run_cmd(
     from proevent.io import load_dataset
     from proevent.llm import load_llm_config
     from proevent.runner import RunConfig, execute
+    from proevent.runner.batch import RunStopped
 
     if mode not in ("single", "multi", "both"):
         raise fail(f"--mode must be single, multi or both, not {mode!r}")
@@ -117,7 +134,8 @@ def run_cmd(
     run_config = RunConfig(
         agent=agent, mode=mode, repeats=repeats, limit=limit, cases=case_ids, concurrency=concurrency,  # type: ignore[arg-type]
         context_messages=context, agent_options=_options(option or []), llm=llm,
-        retry_errors=not no_retry_errors, max_cost_usd=max_cost,
+        retry_errors=not no_retry_errors, max_cost_usd=max_cost, max_errors=max_errors,
+        max_consecutive_failures=max_consecutive_failures, preflight=not no_preflight,
     )
     ds = load_dataset(dataset)
     if estimate:
@@ -129,22 +147,50 @@ def run_cmd(
         summary = asyncio.run(execute(run_config, ds, out, progress=not no_progress, force=force))
     except KeyboardInterrupt:
         raise fail(f"interrupted; run the same command again to resume into {out}", code=130) from None
-    usage = summary.usage
-    cost = usage.get("cost_usd", None) if usage else None
-    cost_text = "" if not usage else (" cost unknown" if cost is None else f" cost ${cost:.4f}")
-    tokens = f" tokens {usage['prompt_tokens']:,}+{usage['completion_tokens']:,}" if usage else ""
-    if usage and usage.get("cached_prompt_tokens"):
-        tokens += f" ({usage['cached_prompt_tokens']:,} prompt tokens from the server's prompt cache)"
-    requests = f" requests {usage['requests']} (cache hits {usage['cache_hits']})" if usage else ""
+    except RunStopped as exc:
+        _print_summary(exc.summary)
+        raise fail(f"{exc}. The lines written are kept; fix the endpoint and run the same command again to "
+                   "resume", code=EXIT_STOPPED) from None
+    except OSError as exc:  # the run's own writes report RunWriteError; this is anything else on disk
+        raise fail(f"{exc.filename or out}: {exc.strerror or exc}") from None
+    _print_summary(summary)
+    if summary.failed:
+        what = (f"{summary.failed_requests} of its lines have a failed request" if max_errors is None
+                else f"{summary.errored_lines} errored lines, more than --max-errors {max_errors}")
+        raise fail(f"the run has {what}; run the same command again to ask those questions again",
+                   code=EXIT_ERRORS)
+    if summary.budget_reached:
+        spent = summary.usage.get("cost_usd") or 0.0
+        err_console.print(f"stopped at the budget of ${max_cost:g} (the run has spent ${spent:.4f}): run the same "
+                          "command again with a higher --max-cost to answer the rest", highlight=False,
+                          soft_wrap=True)
+        raise typer.Exit(EXIT_BUDGET)
+
+
+def _usage_text(usage: dict[str, Any]) -> str:
+    cost = usage.get("cost_usd", None)
+    text = f" requests {usage['requests']} (cache hits {usage['cache_hits']})"
+    text += f" tokens {usage['prompt_tokens']:,}+{usage['completion_tokens']:,}"
+    if usage.get("cached_prompt_tokens"):
+        text += f" ({usage['cached_prompt_tokens']:,} prompt tokens from the server's prompt cache)"
+    return text + (" cost unknown" if cost is None else f" cost ${cost:.4f}")
+
+
+def _print_summary(summary: Any) -> None:
+    """This call's lines, counted as the progress bar counts them; the whole run's cost when
+    earlier calls wrote lines too."""
+    call = _usage_text(summary.call_usage) if summary.usage and summary.call_usage else ""
+    whole = ""
+    if summary.usage and summary.skipped:
+        total = summary.usage.get("cost_usd")
+        whole = (f" The run so far: requests {summary.usage['requests']}, cost "
+                 f"{'unknown' if total is None else f'${total:.4f}'}.")
     console.print(
         f"{summary.path}: wrote {summary.written} lines"
         f"{f' ({summary.quiet} for steps without messages, no request)' if summary.quiet else ''}, "
         f"skipped {summary.skipped} already answered, "
-        f"{summary.errors} errors.{requests}{tokens}{cost_text}", highlight=False, soft_wrap=True,
+        f"{summary.errors} errors.{call}{whole}", highlight=False, soft_wrap=True,
     )
-    if summary.budget_reached:
-        console.print(f"stopped at the budget of ${max_cost:g}: run the same command again (with a higher "
-                      "--max-cost) to answer the rest", highlight=False, soft_wrap=True)
 
 
 def _print_estimate(config: Any, dataset: Any) -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import math
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from proevent.io.errors import FormatError
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
@@ -67,10 +71,55 @@ def load_run(path: str | Path) -> Run:
     return Run(manifest=manifest, lines=lines, path=folder, duplicates=n - len(lines), all_lines=n)
 
 
+class RunWriteError(ValueError):
+    """A run file could not be written (disk full, read-only folder...); the message names the path."""
+
+
+def os_error_text(path: str | Path, exc: OSError, what: str = "cannot write") -> str:
+    reason = exc.strerror or type(exc).__name__
+    return f"{exc.filename or path}: {what}: {reason}"
+
+
 def write_run_manifest(path: str | Path, manifest: RunManifest) -> None:
+    """Write ``run.json`` whole or not at all: a temporary file in the folder, fsynced, then renamed
+    over the old one, so that a failed write (disk full) leaves the previous ``run.json`` intact.
+
+    Raises:
+        RunWriteError: naming the path, when the folder or the file cannot be written.
+    """
     folder = Path(path)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / RUN_FILE).write_text(manifest.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    target = folder / RUN_FILE
+    data = (manifest.model_dump_json(indent=2) + "\n").encode("utf-8")
+    tmp: str | None = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".run.json.", suffix=".tmp", dir=folder)
+        try:
+            os.fchmod(fd, 0o644)
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+        tmp = None
+    except OSError as exc:
+        raise RunWriteError(os_error_text(target, exc)) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until every byte is written; a short write that makes no progress raises."""
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        if n <= 0:
+            raise OSError(28, "no space left on device (short write)")
+        view = view[n:]
 
 
 class PredictionWriter:
@@ -82,16 +131,33 @@ class PredictionWriter:
 
     def __init__(self, path: str | Path, *, fsync: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        _truncate_torn_tail(self.path)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._fd = -1
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _truncate_torn_tail(self.path)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise RunWriteError(os_error_text(self.path, exc)) from None
         self._fsync = fsync
 
     def write(self, line: PredictionLine) -> None:
+        """Append one line. A short write or an ``OSError`` (disk full) cuts the file back to where
+        it was, so no torn line is left, and raises :class:`RunWriteError` naming the file."""
         data = dumps_line(line.model_dump(mode="json")).encode("utf-8")
-        os.write(self._fd, data)
-        if self._fsync:
-            os.fsync(self._fd)
+        try:
+            start = os.fstat(self._fd).st_size
+        except OSError as exc:
+            raise RunWriteError(os_error_text(self.path, exc)) from None
+        try:
+            _write_all(self._fd, data)
+            if self._fsync:
+                os.fsync(self._fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(self._fd, start)
+            except OSError:
+                pass  # the torn tail is cut when the file is opened next
+            raise RunWriteError(os_error_text(self.path, exc)) from None
 
     def close(self) -> None:
         if self._fd >= 0:
@@ -114,3 +180,83 @@ def _truncate_torn_tail(path: Path) -> None:
             return
         cut = data.rfind(b"\n") + 1
         fh.truncate(cut)
+
+
+USAGE_FIELDS = ("requests", "cache_hits", "prompt_tokens", "completion_tokens", "cached_prompt_tokens")
+
+
+def _count(value: Any) -> int:
+    """A token or request count as written in a line; negative, NaN or non-numbers count as 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return 0
+    return max(0, int(value))
+
+
+def line_usage(line: dict[str, Any] | PredictionLine) -> dict[str, Any]:
+    """What one prediction line took: requests sent to the server and answered from the response
+    cache, tokens, and the dollars spent (``None``: a request was made but its price is unknown).
+
+    A line answered wholly from the response cache cost nothing; its tokens still count (they are
+    what the answer took). A line that mixes cache hits and requests is charged in full.
+    """
+    d = line.model_dump(mode="json") if isinstance(line, PredictionLine) else line
+    usage = d.get("usage") if isinstance(d.get("usage"), dict) else {}
+    made = _count(d.get("requests"))
+    cached = min(made, _count(d.get("cached")))
+    out: dict[str, Any] = {
+        "requests": made - cached, "cache_hits": cached,
+        "prompt_tokens": _count(usage.get("prompt_tokens")),
+        "completion_tokens": _count(usage.get("completion_tokens")),
+        "cached_prompt_tokens": _count(usage.get("cached_prompt_tokens")),
+    }
+    cost = d.get("cost_usd")
+    if made and cached == made:
+        out["cost_usd"] = 0.0
+    elif isinstance(cost, int | float) and not isinstance(cost, bool) and math.isfinite(cost):
+        out["cost_usd"] = max(0.0, float(cost))
+    elif made or usage:
+        out["cost_usd"] = None
+    else:
+        out["cost_usd"] = 0.0
+    return out
+
+
+def add_usage(total: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
+    """``total`` += ``part`` (in place); an unknown cost makes the total unknown."""
+    for key in USAGE_FIELDS:
+        total[key] = total.get(key, 0) + part.get(key, 0)
+    if "cost_usd" not in total:
+        total["cost_usd"] = 0.0
+    if total["cost_usd"] is not None:
+        total["cost_usd"] = None if part.get("cost_usd") is None else total["cost_usd"] + part["cost_usd"]
+    return total
+
+
+def empty_usage() -> dict[str, Any]:
+    return {**dict.fromkeys(USAGE_FIELDS, 0), "cost_usd": 0.0}
+
+
+def run_usage(path: str | Path) -> dict[str, Any]:
+    """The usage of a run, summed over every line of ``predictions.jsonl`` (superseded lines too:
+    they were paid for). This is the truth ``run.json``'s ``usage`` is written from, so that resumes
+    add up. A torn last line is not counted (it is cut on resume)."""
+    total = empty_usage()
+    pred = Path(path) / PREDICTIONS_FILE
+    if not pred.exists():
+        return total
+    with pred.open("rb") as fh:
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                d = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(d, dict):
+                add_usage(total, line_usage(d))
+    return total
+
+
+def rounded_usage(usage: dict[str, Any]) -> dict[str, Any]:
+    cost = usage.get("cost_usd")
+    return {**usage, "cost_usd": None if cost is None else round(cost, 8)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,12 +13,14 @@ from rich.console import Console
 from proevent.agents.protocol import QUIET, Agent
 from proevent.agents.registry import create_agent, get_spec
 from proevent.io import Dataset
-from proevent.io.run import Key
+from proevent.io.run import Key, add_usage, empty_usage, line_usage, rounded_usage, run_usage
 from proevent.llm import LLMClient
 from proevent.model import Case, PredictionLine
 from proevent.runner.config import RunConfig, config_hash, public_config, run_identity
 from proevent.runner.core import run_multi, run_single
+from proevent.runner.preflight import EndpointError, preflight
 from proevent.runner.progress import RunProgress
+from proevent.runner.secrets import redact_url, redact_value
 from proevent.runner.store import RunStore, make_manifest
 
 
@@ -34,6 +37,17 @@ class RunSummary:
     budget_reached: bool = False
     """The call stopped taking new work at ``max_cost_usd``; what is left is answered on resume."""
     usage: dict[str, Any] = field(default_factory=dict)
+    """The whole run's usage, summed from its prediction lines (as in ``run.json``)."""
+    call_usage: dict[str, Any] = field(default_factory=dict)
+    """This call's share: the lines it wrote (what the progress bar counts)."""
+    errored_lines: int = 0
+    """Errored lines of the run (the last line of each question) after this call."""
+    failed_requests: int = 0
+    """Of those, lines whose request failed (HTTP errors, unreachable endpoint)."""
+    failed: bool = False
+    """More errored lines than ``max_errors``, or (by default) any failed request: the CLI exits non-zero."""
+    stopped: str | None = None
+    """Why the circuit breaker stopped the run (then :class:`RunStopped` is raised)."""
 
 
 def select_cases(dataset: Dataset, config: RunConfig) -> list[Case]:
@@ -84,6 +98,36 @@ def plan(cases: list[Case], config: RunConfig, answered: set[Key]) -> tuple[list
     return items, todo, skipped
 
 
+def request_failure(line: PredictionLine) -> int | None:
+    """``None`` when the line's request did not fail; else the HTTP status the server answered
+    (0 when it answered none: unreachable, timed out, dropped). Read from the error text the
+    agents write (``request failed: HTTP 401: ...``, ``request failed: request failed after 7
+    attempts: ClientConnectorError ...``)."""
+    error = line.error or ""
+    if not (error.startswith("request failed") or "LLMError" in error):
+        return None
+    match = _STATUS.search(error)
+    return int(match.group(1)) if match else 0
+
+
+_STATUS = re.compile(r"\bHTTP (\d{3})\b")
+FATAL_STATUSES = (401, 403, 404)
+"""A request answered with one of these stops the run at once: no other question will fare better."""
+
+
+class RunStopped(RuntimeError):
+    """The run was stopped by its circuit breaker (or the preflight); the lines written are kept.
+    ``summary`` says what was done."""
+
+    def __init__(self, message: str, summary: RunSummary) -> None:
+        super().__init__(message)
+        self.summary = summary
+
+
+def _urls(config: RunConfig) -> str:
+    return ", ".join(redact_url(u) for u in config.llm.base_urls) if config.llm else "the endpoint"
+
+
 async def execute(
     config: RunConfig,
     dataset: Dataset,
@@ -95,7 +139,14 @@ async def execute(
     force: bool = False,
     console: Console | None = None,
 ) -> RunSummary:
-    """Run ``config`` on ``dataset`` into the folder ``out`` (created, or resumed)."""
+    """Run ``config`` on ``dataset`` into the folder ``out`` (created, or resumed).
+
+    Raises:
+        RunStopped: the endpoint is unreachable or refuses (preflight), a request was answered
+            401/403/404, or ``max_consecutive_failures`` requests failed in a row.
+        RunLockedError: another process is writing to ``out``.
+        RunWriteError: a file of the run cannot be written (the message names it).
+    """
     spec = get_spec(config.agent)
     own_client = False
     if agent is None:
@@ -127,31 +178,76 @@ async def execute(
     if budget is not None and not priced:
         raise ValueError(f"a budget needs a priced model: {config.llm.model if config.llm else '?'} has no "
                          "price (--price-in/--price-out)")
+    secrets = [k for k in [config.llm.api_key() if config.llm else None] if k]
     store = RunStore(out, manifest, identity, chash).open(force=force)
     summary = RunSummary(path=Path(out))
+    stop: list[str] = []
     try:
         cases = select_cases(dataset, config)
         items, todo, summary.skipped = plan(cases, config, _answered(store.existing, config.retry_errors))
+        prior = run_usage(store.path)
+        call = empty_usage()
+        final: dict[Key, PredictionLine] = dict(store.existing)
+        if items and own_client and config.llm is not None and config.preflight:
+            try:
+                await preflight(config.llm)
+            except EndpointError as exc:
+                stop.append(str(exc))
+                items = []
 
         def over_budget() -> bool:
-            spent = client.totals.cost_usd if client is not None else None
-            return budget is not None and spent is not None and spent >= budget
+            if budget is None:
+                return False
+            spent = prior["cost_usd"]
+            if spent is not None and call["cost_usd"] is not None:
+                spent += call["cost_usd"]
+            return spent is not None and spent >= budget
 
-        with RunProgress(todo, enabled=progress, console=console) as bar:
+        failures_in_row = 0
+        tasks: list[asyncio.Task[None]] = []
+
+        def trip(message: str) -> None:
+            if not stop:
+                stop.append(message)
+                for task in tasks:
+                    if task is not asyncio.current_task():
+                        task.cancel()
+
+        with RunProgress(todo if items else 0, enabled=progress, console=console) as bar:
 
             def emit(line: PredictionLine) -> None:
+                nonlocal failures_in_row
+                line = _redacted(line, secrets)
                 store.write(line)
+                final[line.key] = line
+                part = line_usage(line)
+                add_usage(call, part)
                 summary.written += 1
                 summary.errors += line.error is not None
                 summary.quiet += getattr(line, "skipped", None) == QUIET
-                bar.add(line, priced=priced)
+                bar.add(line, priced=priced, usage=part)
+                status = request_failure(line)
+                if status is None:
+                    if line.error is not None or part["requests"] or part["cache_hits"]:
+                        failures_in_row = 0
+                    return
+                failures_in_row += 1
+                shown = f"HTTP {status}" if status else "no answer"
+                if status in FATAL_STATUSES:
+                    trip(f"{_urls(config)} answered {shown}: {line.error}; stopped at once (no other "
+                         "question would fare better)")
+                elif failures_in_row >= config.max_consecutive_failures:
+                    trip(f"{_urls(config)}: {failures_in_row} requests in a row failed, the last with {shown}: "
+                         f"{line.error}; stopped (--max-consecutive-failures {config.max_consecutive_failures})")
+                if stop:
+                    raise _Stop
 
             queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
             for item in items:
                 queue.put_nowait(item)
 
             async def worker() -> None:
-                while True:
+                while not stop:
                     if over_budget():
                         summary.budget_reached |= not queue.empty()
                         return
@@ -159,24 +255,67 @@ async def execute(
                         item = queue.get_nowait()
                     except asyncio.QueueEmpty:
                         return
-                    if item[0] == "single":
-                        _, case, t, r = item
-                        emit(await run_single(agent, case, t, repeat=r,
-                                              context_messages=config.context_messages))
-                    else:
-                        _, case, r, done = item
-                        done_lines = {t: store.existing[(case.case_id, "multi", t, r)] for t in done}
-                        await run_multi(agent, case, repeat=r, context_messages=config.context_messages,
-                                        done=done_lines, emit=emit)
+                    try:
+                        if item[0] == "single":
+                            _, case, t, r = item
+                            emit(await run_single(agent, case, t, repeat=r,
+                                                  context_messages=config.context_messages))
+                        else:
+                            _, case, r, done = item
+                            done_lines = {t: store.existing[(case.case_id, "multi", t, r)] for t in done}
+                            await run_multi(agent, case, repeat=r, context_messages=config.context_messages,
+                                            done=done_lines, emit=emit)
+                    except _Stop:
+                        return
 
-            await asyncio.gather(*(worker() for _ in range(min(config.concurrency, max(1, len(items))))))
-    finally:
-        if client is not None:
-            summary.usage = client.totals.as_dict()
-            if not client.priced:
-                summary.usage["cost_usd"] = None
-        store.write_manifest(usage=summary.usage or None)
-        store.close()
+            tasks.extend(asyncio.ensure_future(worker())
+                         for _ in range(min(config.concurrency, max(1, len(items)))))
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+            for result in results:
+                if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+                    raise result
+        summary.call_usage = rounded_usage(call)
+        errored = [line for line in final.values() if line.error is not None]
+        failed = [line for line in errored if request_failure(line) is not None]
+        summary.errored_lines, summary.failed_requests = len(errored), len(failed)
+        summary.failed = bool(failed) if config.max_errors is None else len(errored) > config.max_errors
+    except BaseException:
+        _finish(store, summary, client, priced, quiet=True)
         if own_client and client is not None:
             await client.aclose()
+        raise
+    _finish(store, summary, client, priced, quiet=False)
+    if own_client and client is not None:
+        await client.aclose()
+    if stop:
+        summary.stopped = stop[0]
+        raise RunStopped(stop[0], summary)
     return summary
+
+
+class _Stop(Exception):
+    """Raised by ``emit`` once the circuit breaker tripped: the worker ends its case there."""
+
+
+def _finish(store: RunStore, summary: RunSummary, client: LLMClient | None, priced: bool, *, quiet: bool) -> None:
+    """Write ``run.json`` with the run's usage summed from its lines, and close the store. With
+    ``quiet`` (an error is on its way up already) a failed write does not hide that error."""
+    try:
+        usage = rounded_usage(run_usage(store.path)) if client is not None else None
+        if usage is not None and not priced:
+            usage["cost_usd"] = None
+        summary.usage = usage or {}
+        store.write_manifest(usage=usage, last_call=client.totals.as_dict() if client is not None else None)
+    except (OSError, ValueError):
+        if not quiet:
+            raise
+    finally:
+        store.close()
+
+
+def _redacted(line: PredictionLine, secrets: list[str]) -> PredictionLine:
+    """The line without secrets in its texts (an error body that echoes the key, a URL with
+    credentials); untouched (the same object) when there is nothing to redact."""
+    data = line.model_dump(mode="json")
+    clean = redact_value(data, secrets)
+    return line if clean == data else PredictionLine.model_validate(clean)

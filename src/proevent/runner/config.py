@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from proevent.agents.protocol import DEFAULT_CONTEXT_MESSAGES
 from proevent.llm.config import LLMConfig
+from proevent.runner.secrets import redact_url
 
 RunMode = Literal["single", "multi", "both"]
 
@@ -37,8 +38,16 @@ class RunConfig(BaseModel):
     retry_errors: bool = True
     """On resume, answer again the questions whose line has an error (the last line counts)."""
     max_cost_usd: float | None = Field(default=None, gt=0)
-    """Stop taking new work once this call has spent this many dollars (a priced model only); the
-    work in flight finishes, and running again resumes."""
+    """A budget for the whole run (a priced model only): what earlier calls spent counts. New work
+    stops once the run has spent this many dollars; the work in flight finishes, and running again
+    with a higher budget resumes."""
+    max_errors: int | None = Field(default=None, ge=0)
+    """The run fails (``RunSummary.failed``) when more of its lines than this are errored; ``None``:
+    it fails on any line whose request failed (answers the agent could not parse do not count)."""
+    max_consecutive_failures: int = Field(default=8, ge=1)
+    """The circuit breaker: stop the run after this many failed requests in a row."""
+    preflight: bool = True
+    """Ask each base URL for its models list before the run: a dead or refusing endpoint stops it at once."""
 
     def modes(self) -> list[str]:
         return ["single", "multi"] if self.mode == "both" else [self.mode]
@@ -80,4 +89,6 @@ def public_config(config: RunConfig) -> dict[str, Any]:
     data = config.model_dump(mode="json")
     if isinstance(data.get("llm"), dict) and data["llm"].get("cache_path") is not None:
         data["llm"]["cache_path"] = str(Path(data["llm"]["cache_path"]))
+    if isinstance(data.get("llm"), dict) and isinstance(data["llm"].get("base_urls"), list):
+        data["llm"]["base_urls"] = [redact_url(str(u)) for u in data["llm"]["base_urls"]]
     return data

@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from proevent.io.run import line_usage
 from proevent.model import PredictionLine
 
 
@@ -48,18 +49,20 @@ class RunProgress:
         return (f"errors {self.errors}  tokens {self.prompt_tokens:,}+{self.completion_tokens:,}  "
                 f"cost {self.cost_text()}")
 
-    def add(self, line: PredictionLine, *, priced: bool) -> None:
+    def add(self, line: PredictionLine, *, priced: bool, usage: dict[str, Any] | None = None) -> None:
+        """Count a written line, with :func:`proevent.io.run.line_usage` (what the run summary and
+        ``run.json`` count too); ``usage`` when the caller has it already."""
         self.done += 1
         if line.error:
             self.errors += 1
-        if line.usage is not None:
-            self.prompt_tokens += line.usage.prompt_tokens
-            self.completion_tokens += line.usage.completion_tokens
-            cost = getattr(line, "cost_usd", None)
-            if not priced or cost is None:
-                self.cost = None
-            elif self.cost is not None:
-                self.cost += cost
+        part = usage if usage is not None else line_usage(line)
+        self.prompt_tokens += part["prompt_tokens"]
+        self.completion_tokens += part["completion_tokens"]
+        cost = part["cost_usd"]
+        if (cost is None or not priced) and (line.usage is not None or part["requests"]):
+            self.cost = None
+        elif self.cost is not None and cost is not None:
+            self.cost += cost
         now = time.monotonic()
         if self._progress is not None and (now - self._last > 0.1 or self.done == self.total):
             self._last = now

@@ -3,18 +3,52 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from proevent import __version__
 from proevent.io import PREDICTIONS_FILE, RUN_FILE, PredictionWriter, load_run, write_run_manifest
-from proevent.io.run import Key
+from proevent.io.run import Key, RunWriteError, os_error_text
 from proevent.model import DatasetRef, PredictionLine, PromptRecord, RunManifest
 
 
 class RunDriftError(ValueError):
     """The run folder holds a run made with another configuration: resuming would mix them."""
+
+
+class RunLockedError(ValueError):
+    """Another process is writing to the same run folder."""
+
+
+LOCK_FILE = ".lock"
+
+
+def _lock(folder: Path) -> int:
+    """Take the run folder's lock (``flock`` on ``.lock``, released when the process ends, even by
+    ``kill -9``); a second process is refused at once with the first one's pid."""
+    path = folder / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise RunWriteError(os_error_text(path, exc)) from None
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+        os.close(fd)
+        raise RunLockedError(
+            f"{folder}: another process (pid {holder}) is writing to this run folder; wait for it to "
+            "finish (or stop it), or use another --out folder"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
 
 
 def _diff_keys(a: Any, b: Any, prefix: str = "") -> list[str]:
@@ -41,11 +75,40 @@ class RunStore:
         self.config_hash = chash
         self.existing: dict[Key, PredictionLine] = {}
         self.writer: PredictionWriter | None = None
+        self._lock_fd = -1
 
     def open(self, *, force: bool = False) -> RunStore:
+        """Lock the folder, check drift, cut a torn tail, read the answered lines.
+
+        Raises:
+            RunLockedError: another process has the folder open.
+            RunDriftError: the folder holds a run with another configuration.
+            RunWriteError: the folder or a file in it cannot be written (the message names it).
+        """
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RunWriteError(os_error_text(self.path, exc)) from None
+        self._lock_fd = _lock(self.path)
+        try:
+            return self._open(force)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, force: bool) -> RunStore:
         run_file = self.path / RUN_FILE
         if run_file.exists():
-            old = json.loads(run_file.read_text(encoding="utf-8"))
+            try:
+                old = json.loads(run_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                if force:
+                    old = {}
+                else:
+                    raise RunWriteError(f"{run_file}: not a readable run.json ({exc}); use another --out "
+                                        "folder, or --force to overwrite") from None
+            if not isinstance(old, dict):
+                old = {}
             if old.get("config_hash") != self.config_hash and not force:
                 fields = _diff_keys(old.get("identity") or {}, self.identity) or ["config_hash"]
                 raise RunDriftError(
@@ -53,10 +116,12 @@ class RunStore:
                     f"(differs in: {', '.join(fields)}); use a new --out folder, or --force to overwrite"
                 )
             if force and old.get("config_hash") != self.config_hash:
-                (self.path / PREDICTIONS_FILE).unlink(missing_ok=True)
+                try:
+                    (self.path / PREDICTIONS_FILE).unlink(missing_ok=True)
+                except OSError as exc:
+                    raise RunWriteError(os_error_text(self.path / PREDICTIONS_FILE, exc, "cannot remove")) from None
             else:
                 self.manifest.created = old.get("created", self.manifest.created)
-        self.path.mkdir(parents=True, exist_ok=True)
         self.writer = PredictionWriter(self.path / PREDICTIONS_FILE)  # cuts a torn tail
         self.write_manifest()
         self.existing = load_run(self.path).lines
@@ -75,6 +140,9 @@ class RunStore:
         if self.writer is not None:
             self.writer.close()
             self.writer = None
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)  # releases the flock
+            self._lock_fd = -1
 
 
 def make_manifest(
