@@ -33,6 +33,8 @@ class Dataset:
     manifest: DatasetManifest
     cases: list[Case]
     path: Path | None = None
+    lines: dict[str, int] = field(default_factory=dict, repr=False)
+    """case_id -> its line in ``cases.jsonl`` (set by :func:`load_dataset`), for messages that name it."""
     _by_id: dict[str, Case] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -54,7 +56,8 @@ class Dataset:
         unknown = wanted - self._by_id.keys()
         if unknown:
             raise KeyError(f"no case {sorted(unknown)[0]!r} in dataset {self.manifest.name!r}")
-        return Dataset(manifest=self.manifest, cases=[c for c in self.cases if c.case_id in wanted], path=self.path)
+        return Dataset(manifest=self.manifest, cases=[c for c in self.cases if c.case_id in wanted], path=self.path,
+                       lines=self.lines)
 
     def ref(self, run_folder: Path | None = None) -> DatasetRef:
         """A reference to this dataset: name, version, checksum and, given the ``run_folder`` of a
@@ -78,8 +81,27 @@ class Dataset:
 
 def iter_cases(path: Path, problems: list[str]) -> Iterator[Case]:
     """Stream the cases of a ``cases.jsonl``; bad lines are appended to ``problems``."""
-    for _, case in iter_jsonl(path, Case, problems):
+    for _, case in iter_numbered_cases(path, problems):
         yield case
+
+
+def iter_numbered_cases(path: Path, problems: list[str]) -> Iterator[tuple[int, Case]]:
+    """``(line number, case)`` of every line that is a case; what the format forbids beyond the
+    line's schema is a problem too: a case without steps, steps not numbered 1, 2, 3, ... in order."""
+    for lineno, case in iter_jsonl(path, Case, problems, strict=True):
+        where = f"{path.name}:{lineno}"
+        if not case.steps:
+            problems.append(f"{where}: steps: a case has at least one step")
+            continue
+        wrong = next((i for i, step in enumerate(case.steps) if step.t != i + 1), None)
+        if wrong is not None:
+            got = [step.t for step in case.steps]
+            what = "duplicate step numbers" if len(set(got)) < len(got) else "steps are numbered 1, 2, 3, ... in order"
+            shown = ", ".join(map(str, got[:8])) + (", ..." if len(got) > 8 else "")
+            problems.append(f"{where}: steps.{wrong}.t: {what}: expected {wrong + 1}, got {case.steps[wrong].t} "
+                            f"(t = {shown})")
+            continue
+        yield lineno, case
 
 
 def load_dataset(path: str | Path, *, verify_checksum: bool = True) -> Dataset:
@@ -91,14 +113,19 @@ def load_dataset(path: str | Path, *, verify_checksum: bool = True) -> Dataset:
     folder = Path(path)
     if not folder.is_dir():
         raise FormatError([f"{folder}: not a dataset folder"])
-    manifest = read_json(folder / MANIFEST_FILE, DatasetManifest)
+    manifest = read_json(folder / MANIFEST_FILE, DatasetManifest, strict=True)
     cases_path = folder / CASES_FILE
     if not cases_path.exists():
         raise FormatError([f"{cases_path}: file not found"])
+    if not cases_path.is_file():
+        raise FormatError([f"{cases_path}: is a folder, not a file"])
     problems: list[str] = []
     if verify_checksum:
         expected = manifest.sha256.get(CASES_FILE)
-        actual = sha256_file(cases_path)
+        try:
+            actual = sha256_file(cases_path)
+        except OSError as exc:
+            raise FormatError([f"{cases_path}: cannot read: {exc.strerror or exc}"]) from None
         if expected is None:
             problems.append(f"{MANIFEST_FILE}: sha256.{CASES_FILE}: missing checksum")
         elif expected != actual:
@@ -106,15 +133,20 @@ def load_dataset(path: str | Path, *, verify_checksum: bool = True) -> Dataset:
                 f"{MANIFEST_FILE}: sha256.{CASES_FILE}: checksum mismatch "
                 f"(manifest {expected[:12]}…, file {actual[:12]}…)"
             )
-    cases = list(iter_cases(cases_path, problems))
-    seen: set[str] = set()
-    for case in cases:
-        if case.case_id in seen:
-            problems.append(f"{CASES_FILE}: case_id: duplicate case id {case.case_id!r}")
-        seen.add(case.case_id)
+    cases: list[Case] = []
+    first_line: dict[str, int] = {}
+    for lineno, case in iter_numbered_cases(cases_path, problems):
+        if case.case_id in first_line:
+            problems.append(f"{CASES_FILE}:{lineno}: case_id: duplicate case id {case.case_id!r} "
+                            f"(first on line {first_line[case.case_id]})")
+            continue
+        first_line[case.case_id] = lineno
+        cases.append(case)
+    if not cases and not problems:
+        problems.append(f"{CASES_FILE}: (file): no cases (the file holds no line)")
     if problems:
         raise FormatError(problems)
-    return Dataset(manifest=manifest, cases=cases, path=folder)
+    return Dataset(manifest=manifest, cases=cases, path=folder, lines=first_line)
 
 
 def dataset_counts(cases: Iterable[Case]) -> DatasetCounts:
