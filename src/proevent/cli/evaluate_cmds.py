@@ -85,21 +85,48 @@ def evaluate_command(
     only_answered: bool = typer.Option(
         False, "--only-answered", help="Score only the cases the run answered (a sampled human run, --limit)."
     ),
+    no_validate: bool = typer.Option(
+        False, "--no-validate", help="Score even when DATASET has structural errors (`proevent validate`)."
+    ),
+    other_dataset: bool = typer.Option(
+        False, "--other-dataset",
+        help="Score a run made on another dataset (checksum differs): print the metrics and write --json, "
+             "but leave RUN/metrics.json as it is.",
+    ),
 ) -> None:
-    """Score RUN against DATASET; print the metrics and write RUN/metrics.json."""
+    """Score RUN against DATASET; print the metrics and write RUN/metrics.json.
+
+    DATASET must be the one the run was made on (same checksum) and pass the structural checks of
+    `proevent validate`; --other-dataset and --no-validate lift these checks."""
     from proevent.evaluate import evaluate
-    from proevent.io import METRICS_FILE, load_dataset, load_run
+    from proevent.generate.validate import structural_problems
+    from proevent.io import METRICS_FILE, FormatError, load_dataset, load_run
 
     ds = load_dataset(dataset)
     rn = load_run(run)
-    if rn.manifest.dataset.sha256 and rn.manifest.dataset.sha256 != ds.sha256:
+    mismatch = bool(rn.manifest.dataset.sha256) and rn.manifest.dataset.sha256 != ds.sha256
+    if mismatch and not other_dataset:
+        raise FormatError([
+            f"{run / 'run.json'}: dataset.sha256: the run was made on dataset {rn.manifest.dataset.name} "
+            f"{rn.manifest.dataset.version} (checksum {rn.manifest.dataset.sha256[:12]}…), not on {dataset} "
+            f"({ds.manifest.name} {ds.manifest.version}, checksum {ds.sha256[:12]}…); refused, "
+            f"{METRICS_FILE} is unchanged (--other-dataset scores it anyway without writing {METRICS_FILE})"
+        ])
+    if not no_validate:
+        problems = structural_problems(ds)
+        if problems:
+            raise FormatError([*problems, f"{dataset}: the dataset has structural errors; refused "
+                               "(`proevent validate` shows them all; --no-validate scores anyway)"])
+    if mismatch:
         console.print(
             f"[yellow]warning:[/yellow] the run was made on dataset {rn.manifest.dataset.name} "
-            f"{rn.manifest.dataset.version} (checksum differs from {ds.manifest.name} {ds.manifest.version})"
+            f"{rn.manifest.dataset.version} (checksum differs from {ds.manifest.name} {ds.manifest.version}); "
+            f"{run / METRICS_FILE} is left as it is"
         )
     result = evaluate(ds, rn, judge=judge, ci=not no_ci, n_boot=n_boot, seed=seed, only_answered=only_answered)
     text = json.dumps(result.metrics, indent=2, ensure_ascii=False) + "\n"
-    (run / METRICS_FILE).write_text(text, encoding="utf-8")
+    if not mismatch:
+        (run / METRICS_FILE).write_text(text, encoding="utf-8")
     if json_out is not None:
         json_out.write_text(text, encoding="utf-8")
     if result.judge_decisions and judge == "llm":
@@ -113,4 +140,7 @@ def evaluate_command(
         console.print(f"scored {result.metrics['dataset']['scored_cases']} of {len(ds.cases)} cases (--only-answered)")
     if rn.duplicates:
         console.print(f"{rn.duplicates} duplicate prediction lines superseded (the last line of a key counts)")
-    console.print(f"wrote {run / METRICS_FILE}")
+    if not mismatch:
+        console.print(f"wrote {run / METRICS_FILE}")
+    elif json_out is not None:
+        console.print(f"wrote {json_out}")

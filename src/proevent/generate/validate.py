@@ -316,3 +316,26 @@ def validate_dataset(dataset: Any, *, semantic: bool = True, strict: bool | Coll
     for case in cases:
         report.add(validate_case(case, semantic=semantic, strict=strict))
     return report
+
+
+def structural_errors(dataset: Any) -> list[Issue]:
+    """The structural errors of a dataset: what ``proevent run`` and ``proevent evaluate`` refuse
+    (gold that does not replay, windows out of order, unknown chats, ...). Review flags and
+    warnings never block; they are not computed."""
+    return validate_dataset(dataset, semantic=False).errors
+
+
+def structural_problems(dataset: Any, *, limit: int = 20) -> list[str]:
+    """:func:`structural_errors` as ``cases.jsonl:LINE: field: message (case, reason)`` lines
+    (at most ``limit``, then a count of the rest); empty when the dataset has none.
+
+    The line is known for a dataset from :func:`proevent.io.load_dataset` (``dataset.lines``)."""
+    errors = structural_errors(dataset)
+    lines: dict[str, int] = getattr(dataset, "lines", {}) or {}
+    out = []
+    for issue in errors[:limit]:
+        where = f"cases.jsonl:{lines[issue.case_id]}" if issue.case_id in lines else "cases.jsonl"
+        out.append(f"{where}: {issue.field}: {issue.message} ({issue.case_id}, {issue.code})")
+    if len(errors) > limit:
+        out.append(f"... and {len(errors) - limit} more structural errors (`proevent validate` lists them all)")
+    return out
