@@ -13,11 +13,11 @@ from fixtures import load_tiny
 from proevent.agents import build_observation, create_agent
 from proevent.agents.rules.agent import _place
 from proevent.agents.rules.cues import load_cues
-from proevent.agents.timecalc import add_duration, find_times, resolve_date
 from proevent.evaluate import evaluate
 from proevent.io import load_run
 from proevent.model import Timetable
 from proevent.runner import run_agent
+from proevent.timeexpr import add_duration, find_times, resolve_date
 
 WEDNESDAY = datetime(2026, 3, 11, 10, 0)
 

@@ -12,10 +12,8 @@ from proevent.agents.protocol import ChatUpdate, Observation
 from proevent.agents.rules.agent import RulesAgent
 from proevent.agents.rules.cues import load_cues
 from proevent.agents.rules.reading import read_message
-from proevent.agents.timecalc import find_dates, find_times
-from proevent.generate.timeexpr import date_phrases
 from proevent.model import Chat, Message, Timetable, make_event
-from proevent.timeexpr import date_spans, time_spans
+from proevent.timeexpr import date_phrases, date_spans, find_dates, find_times, time_spans
 
 USER = "Ann Lee"
 WED = "2026-03-11"  # a Wednesday

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from proevent.generate.contacts import Templates, contact_pool, lexicon, names, noise_content, templates
 from proevent.generate.realize.grammar import GrammarError, check, expand, guaranteed, tidy, top_level
 from proevent.generate.realize.template import rule_tables
-from proevent.generate.timeexpr import date_mentions, time_mentions
 from proevent.generate.validate import _norm
+from proevent.timeexpr import date_mentions, time_mentions
 
 RULES = [{"greet": ["hi <who>", "hey <who>"], "who": ["you"]}, {"who": ["never used"], "end": ["!"]}]
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proevent.generate.timeexpr import (
+from proevent.timeexpr import (
     date_phrases,
     extract_dates,
     extract_times,

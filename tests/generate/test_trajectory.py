@@ -59,7 +59,7 @@ def test_failed_planning_never_has_a_state():
 
 
 def test_dropout_needs_a_group():
-    direct = build_trajectory(random.Random(3), cfg(endings={"dropout": 1}), profile("ent/movie"), "J K", DAY0)
+    direct = build_trajectory(random.Random(3), cfg(endings={"dropout": 1}), profile("dining/dinner"), "J K", DAY0)
     assert direct.turns[-1].intent in ("cancel", "cancel_implicit") and direct.turns[-1].state is None
     group = build_trajectory(random.Random(3), cfg(endings={"dropout": 1}), profile("sports/hiking"), "J K", DAY0)
     assert group.turns[-1].intent == "user_dropout" and group.pattern.endswith("DROP")
@@ -93,7 +93,7 @@ def test_content_files_are_consistent():
     from datetime import datetime
 
     from proevent.generate.contacts import noise_content, templates
-    from proevent.generate.timeexpr import date_mentions, time_mentions
+    from proevent.timeexpr import date_mentions, time_mentions
 
     nc = noise_content()
     ref = datetime(2026, 3, 2, 12)

@@ -24,8 +24,8 @@ from proevent.agents.protocol import DEFAULT_CONTEXT_MESSAGES, Action, ChatUpdat
 from proevent.agents.rules.cues import Cues, load_cues
 from proevent.agents.rules.places import place_after_preposition as _place  # noqa: F401  (tests)
 from proevent.agents.rules.reading import Move, read_message
-from proevent.agents.timecalc import find_dates
 from proevent.model import Event, Message, parse_time
+from proevent.timeexpr import find_dates
 
 _SCORED = ("start", "end", "location")
 

@@ -11,8 +11,8 @@ from importlib import resources
 from pydantic import BaseModel, ConfigDict
 
 from proevent.agents.protocol import Observation
-from proevent.agents.timecalc import find_dates, find_times
 from proevent.model import parse_time
+from proevent.timeexpr import find_dates, find_times
 
 PHRASE_KINDS = (
     "proposal", "agreement", "reject", "defer", "change", "cancel", "cancel_implicit", "abandon", "dropout",

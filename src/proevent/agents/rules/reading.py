@@ -15,9 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 from proevent.agents.rules.cues import Cues
-from proevent.agents.timecalc import find_dates, find_times
 from proevent.model import Event, Message, parse_time
-from proevent.timeexpr import MONTHS, date_spans, time_spans
+from proevent.timeexpr import MONTHS, date_spans, find_dates, find_times, time_spans
 
 _NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", *MONTHS,
               "can", "could", "would", "may", "mind", "i", "i'd", "i'll", "just", "oh", "ok", "hey", "hi",

@@ -6,17 +6,23 @@ import random
 import re
 from datetime import date, datetime
 
-from proevent.generate.timeexpr import MONTHS, date_phrases, range_phrases, time_phrases
 from proevent.generate.trajectory import EventState
+from proevent.timeexpr import MONTHS, date_phrases, range_phrases, time_phrases, vocabulary
 
 
 def _hm(t: str) -> tuple[int, int]:
     return int(t[11:13]), int(t[14:16])
 
 
-_MONTH_WORD = re.compile(r"\b(?:" + "|".join(m[:3] for m in MONTHS) + r")", re.IGNORECASE)
-_ABBR = {"monday": ("mon",), "tuesday": ("tue", "tues"), "wednesday": ("wed",), "thursday": ("thu", "thurs"),
-         "friday": ("fri",), "saturday": ("sat",), "sunday": ("sun",)}
+def _abbreviations() -> dict[str, tuple[str, ...]]:
+    """Weekday name -> the short forms people type (the vocabulary of :mod:`proevent.timeexpr`)."""
+    vocab = vocabulary()
+    return {day: tuple(a for a, k in vocab.weekday_abbreviations.items() if k == i and a not in ("weds", "thur"))
+            for i, day in enumerate(vocab.weekdays)}
+
+
+_ABBR = _abbreviations()
+_MONTH_WORD = re.compile(r"\b(?:" + "|".join(vocabulary().month_abbreviations) + r")", re.IGNORECASE)
 
 
 def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:

@@ -21,8 +21,8 @@ from proevent.generate.realize.surface import (
     when_words,
 )
 from proevent.generate.skeleton import Line
-from proevent.generate.timeexpr import MONTHS, WEEKDAYS
 from proevent.generate.trajectory import RefEvent
+from proevent.timeexpr import MONTHS, WEEKDAYS
 
 _SLOT = re.compile(r"\{(\w+)\}")
 _WORD = re.compile(r"\b[a-z]{4,}\b")
