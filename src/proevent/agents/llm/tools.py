@@ -71,7 +71,10 @@ def tool_schemas(version: str = PROMPT_VERSION) -> list[dict[str, Any]]:
 
 
 def run_tool(name: str, arguments: dict[str, Any], obs: Observation) -> dict[str, Any]:
-    """Execute a (non-final) tool; errors come back as ``{"error": ...}`` for the model to read."""
+    """Execute a (non-final) tool; errors come back as ``{"error": ...}`` for the model to read.
+
+    No argument a model can send raises: a bad one is an answer the model reads and corrects.
+    """
     model = TOOL_ARGS.get(name)
     if model is None or name == SUBMIT:
         return {"error": f"unknown tool {name!r}"}
@@ -101,3 +104,7 @@ def run_tool(name: str, arguments: dict[str, Any], obs: Observation) -> dict[str
         return {"events": found}
     except (ValidationError, ValueError) as exc:
         return {"error": str(exc).splitlines()[0][:300]}
+    except OverflowError:  # add_duration(days=10**12): past year 9999
+        return {"error": f"{name}: the result lies outside the calendar (years 1 to 9999)"}
+    except RecursionError:
+        return {"error": f"{name}: arguments nested too deeply"}

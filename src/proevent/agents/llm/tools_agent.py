@@ -15,7 +15,7 @@ from proevent.agents.llm.parsing import extract_ops, validate_ops
 from proevent.agents.llm.prompts import PROMPT_VERSION, build_messages, prompt_record
 from proevent.agents.llm.tools import SUBMIT, run_tool, tool_schemas
 from proevent.agents.protocol import Action, Observation, quiet_action
-from proevent.llm import LLMClient, LLMError, UnsupportedFeature
+from proevent.llm import LLMClient, LLMError, ToolCall, UnsupportedFeature
 
 
 class ToolsAgent:
@@ -71,15 +71,14 @@ class ToolsAgent:
                     return tally.action(None, f"no {SUBMIT} call and no operations in the text: {error}",
                                         tool_calls=calls)
                 return tally.action(ops, None, tool_calls=calls)
-            messages.append(comp.message)
+            messages.append(_echo(comp.message))
             final: list[Any] | None = None
             check: str | None = None
             for call in comp.tool_calls:
                 calls.append(call.name)
-                try:
-                    args = call.args()
-                except ValueError as exc:
-                    result: dict[str, Any] = {"error": f"arguments are not a JSON object: {exc}"}
+                args, problem = call_arguments(call)
+                if args is None:
+                    result: dict[str, Any] = {"error": problem}
                 else:
                     if call.name == SUBMIT:
                         ops = args.get("ops")
@@ -101,6 +100,48 @@ class ToolsAgent:
                     return tally.action(None, f"{SUBMIT}: ops must be a list", tool_calls=calls)
                 return tally.action(final, None, tool_calls=calls, attendance_check=check, repaired=repaired)
         return tally.action(None, f"no {SUBMIT} call after {self.max_rounds} rounds", tool_calls=calls)
+
+
+def call_arguments(call: ToolCall) -> tuple[dict[str, Any] | None, str]:
+    """The arguments of a tool call as an object, or ``(None, why not)`` for the model to read.
+
+    The format sends them as a JSON string holding an object; a server that sends the object
+    itself, a list, invalid JSON, a number Python cannot read or JSON nested too deeply gets an
+    error back as the tool's answer, never an exception that ends the question."""
+    raw: Any = call.arguments
+    if isinstance(raw, dict):
+        return None, ("arguments must be a JSON string holding an object (got the object itself); "
+                      "call the tool again with the arguments as a string")
+    if not isinstance(raw, str):
+        return None, f"arguments must be a JSON string holding an object, got {type(raw).__name__}"
+    try:
+        value = json.loads(raw or "{}")
+    except RecursionError:
+        return None, "arguments are not a JSON object: nested too deeply"
+    except ValueError as exc:  # JSONDecodeError, or more digits than int() reads
+        return None, f"arguments are not a JSON object: {str(exc)[:200]}"
+    if not isinstance(value, dict):
+        return None, f"arguments are not a JSON object: got {type(value).__name__}"
+    return value, ""
+
+
+def _echo(message: dict[str, Any]) -> dict[str, Any]:
+    """The assistant message as it goes back into the conversation: tool arguments a server sent
+    as an object are turned into the JSON string the format has, so the next request is well-formed."""
+    tool_calls = message.get("tool_calls")
+    if not isinstance(tool_calls, list):
+        return message
+    fixed = []
+    for call in tool_calls:
+        fn = call.get("function") if isinstance(call, dict) else None
+        if isinstance(fn, dict) and not isinstance(fn.get("arguments"), str | None):
+            try:
+                text = json.dumps(fn["arguments"], ensure_ascii=False)
+            except (TypeError, ValueError, RecursionError):
+                text = "{}"
+            call = {**call, "function": {**fn, "arguments": text}}
+        fixed.append(call)
+    return {**message, "tool_calls": fixed}
 
 
 def make_tools(client: LLMClient, **options: Any) -> ToolsAgent:
