@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from proevent.model import Case
+from proevent.web.params import ascii_int
 from proevent.web.scoring import OUTCOMES, RunView
 
 NOISE_KINDS: tuple[str, ...] = ("off_topic", "unrelated_event", "failed_planning")
@@ -41,7 +42,8 @@ class CaseFilter:
     @classmethod
     def from_query(cls, params: Mapping[str, str], runs: Sequence[RunView]) -> CaseFilter:
         run_raw = params.get("run", "")
-        run = int(run_raw) if run_raw.isdigit() and int(run_raw) < len(runs) else None
+        run = ascii_int(run_raw)
+        run = run if run is not None and run < len(runs) else None
         outcome = params.get("outcome", "")
         return cls(
             q=params.get("q", "").strip()[:200],
@@ -131,7 +133,8 @@ class FacetValues:
 def _sort_key(value: str) -> tuple[int, int, str]:
     if value in ("unknown", "none"):
         return (2, 0, value)
-    return (0, int(value), value) if value.isdigit() else (1, 0, value)
+    number = ascii_int(value)
+    return (0, number, value) if number is not None else (1, 0, value)
 
 
 def facet_values(cases: Sequence[Case], runs: Sequence[RunView]) -> FacetValues:

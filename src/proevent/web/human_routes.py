@@ -12,6 +12,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from proevent.web.caseview import describe_op, event_row, timetable_rows
 from proevent.web.human import HumanSession, Item, StaleQuestion
 from proevent.web.opform import op_from_form
+from proevent.web.params import ascii_int
 from proevent.web.state import get_state
 
 router = APIRouter()
@@ -56,7 +57,8 @@ async def _form(request: Request) -> tuple[dict[str, Any], Item | None]:
     data: dict[str, Any] = {k: form.get(k) for k in form.keys() if k != "participants"}
     data["participants"] = [v for v in form.getlist("participants") if isinstance(v, str)]
     t = str(data.get("t", ""))
-    item = Item(str(data.get("case_id", "")), int(t)) if t.isdigit() else None
+    number = ascii_int(t)
+    item = Item(str(data.get("case_id", "")), number) if number is not None else None
     return data, item
 
 
@@ -79,11 +81,11 @@ async def add_op(request: Request) -> Response:
 async def remove_op(request: Request) -> Response:
     session: HumanSession = get_state(request).human
     data, item = await _form(request)
-    index = str(data.get("index", ""))
-    if item is None or not index.isdigit():
+    index = ascii_int(str(data.get("index", "")))
+    if item is None or index is None:
         return RedirectResponse("/", status_code=303)
     try:
-        session.remove_op(item, int(index))
+        session.remove_op(item, index)
     except ValueError:
         pass
     return RedirectResponse("/", status_code=303)

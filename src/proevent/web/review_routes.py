@@ -14,7 +14,7 @@ from proevent.web.viewer_routes import render_case
 router = APIRouter()
 
 
-@router.post("/review/{case_id}")
+@router.post("/review/{case_id:path}")
 def save_review(
     case_id: str,
     request: Request,

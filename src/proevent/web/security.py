@@ -2,19 +2,23 @@
 
 - Every response carries a strict Content-Security-Policy (scripts and styles only from this
   server, no inline script), so even a template mistake could not run a dataset's ``<script>``.
-- When bound to a loopback address, only loopback ``Host`` headers are accepted (a web page
-  elsewhere cannot reach the server through DNS rebinding).
+- When bound to a loopback address, only loopback ``Host`` headers are accepted: ``localhost``
+  and loopback IP literals such as ``127.0.0.2``, the URL ``serve`` prints (a web page elsewhere
+  cannot reach the server through DNS rebinding).
 - A form post must come from a page of this server (``Origin``/``Sec-Fetch-Site``), so another
   site open in the same browser cannot write answers or annotations.
 """
 
 from __future__ import annotations
 
+import ipaddress
+
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 LOOPBACK_HOSTS: frozenset[str] = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
+"""The usual loopback names; :func:`is_loopback_host` accepts every loopback address (127.0.0.0/8)."""
 
 HEADERS: dict[str, str] = {
     "Content-Security-Policy": (
@@ -35,6 +39,17 @@ def host_name(host_header: str) -> str:
     return host_header.rsplit(":", 1)[0] if ":" in host_header else host_header
 
 
+def is_loopback_host(name: str) -> bool:
+    """``localhost`` or a loopback IP literal (``127.0.0.2``, ``[::1]``): never a DNS name that could
+    be rebound to this machine by another site."""
+    if name.lower() in LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(name[1:-1] if name.startswith("[") and name.endswith("]") else name).is_loopback
+    except ValueError:
+        return False
+
+
 class SecurityMiddleware(BaseHTTPMiddleware):
     def __init__(self, app, *, loopback_only: bool) -> None:  # type: ignore[no-untyped-def]
         super().__init__(app)
@@ -42,8 +57,8 @@ class SecurityMiddleware(BaseHTTPMiddleware):
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         host = request.headers.get("host", "")
-        if self.loopback_only and host_name(host) not in LOOPBACK_HOSTS:
-            return _refuse(421, "this server answers only to 127.0.0.1 / localhost")
+        if self.loopback_only and not is_loopback_host(host_name(host)):
+            return _refuse(421, "this server answers only to loopback addresses (127.0.0.1, localhost)")
         if request.method not in ("GET", "HEAD", "OPTIONS") and not _same_origin(request, host):
             return _refuse(403, "cross-site form post refused")
         response = await call_next(request)

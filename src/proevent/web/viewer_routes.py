@@ -18,6 +18,7 @@ from proevent.web.caseview import (
     timetable_rows,
 )
 from proevent.web.filters import CaseFilter, facet_values, meta_value, noise_values
+from proevent.web.params import step_param
 from proevent.web.state import WebState, get_state
 
 router = APIRouter()
@@ -52,8 +53,9 @@ def case_summary(state: WebState, case: Case) -> dict[str, Any]:
     }
 
 
-@router.get("/case/{case_id}", response_class=HTMLResponse)
+@router.get("/case/{case_id:path}", response_class=HTMLResponse)
 def case_page(case_id: str, request: Request) -> HTMLResponse:
+    """One case; ``case_id`` may hold ``/`` (the links quote it as ``%2F``)."""
     return render_case(request, case_id)
 
 
@@ -66,9 +68,7 @@ def render_case(request: Request, case_id: str, form_error: str | None = None,
         case = state.dataset.case(case_id)
     except KeyError:
         raise HTTPException(404, "no such case in this dataset") from None
-    t_raw = query.get("t", "1")
-    t = int(t_raw) if t_raw.isdigit() else 1
-    t = min(max(t, 1), len(case.steps)) if case.steps else 0
+    t = step_param(query.get("t", "1"), len(case.steps))
     flt = CaseFilter.from_query(query, state.runs)
     listed = flt.apply(state.dataset.cases, state.runs, state.search_texts)
     ids = [c.case_id for c in listed]
