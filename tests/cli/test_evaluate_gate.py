@@ -58,7 +58,7 @@ def test_evaluate_refuses_gold_that_does_not_replay(tmp_path: Path) -> None:
     result = runner.invoke(app, ["evaluate", str(dataset), str(run), "--no-ci"])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (f"{REPLAY_ERROR}\n{dataset}: the dataset has structural errors; refused "
-                             "(`proevent validate` shows them all; --no-validate scores anyway)\n")
+                             "(`proevent validate` shows them all; --no-validate skips this check)\n")
     assert not (run / "metrics.json").exists()
 
 
@@ -125,3 +125,13 @@ def test_other_dataset_scores_without_rewriting_metrics_json(tmp_path: Path) -> 
     written = json.loads(out.read_text())
     assert written["dataset"]["version"] == "1.0.1" and written["single"]["fdr"] == 0.0
     assert f"wrote {out}" in result.stdout.replace("\n", "") and "left as it is" in result.stdout.replace("\n", "")
+
+
+def test_an_unwritable_json_path_is_one_clear_error(tmp_path: Path) -> None:
+    run = copy_run("perfect", tmp_path / "run")
+    target = tmp_path / "folder"
+    target.mkdir()
+    result = runner.invoke(app, ["evaluate", str(copy_tiny(tmp_path / "tiny")), str(run), "--no-ci",
+                                 "--json", str(target)])
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {target}: cannot write: Is a directory\n"

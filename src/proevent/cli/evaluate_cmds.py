@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from proevent.cli.common import app, console, handle_errors
+from proevent.cli.common import app, console, fail, handle_errors
 from proevent.model import OP_TYPES
 
 
@@ -72,6 +72,14 @@ def counts_line(metrics: dict[str, Any]) -> str:
     return "; ".join(parts) or "no predictions"
 
 
+def _write(path: Path, text: str) -> None:
+    """Write a result file; a folder in the way, no permission or a full disk is one clear error."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
 @app.command("evaluate")
 @handle_errors
 def evaluate_command(
@@ -99,7 +107,7 @@ def evaluate_command(
     DATASET must be the one the run was made on (same checksum) and pass the structural checks of
     `proevent validate`; --other-dataset and --no-validate lift these checks."""
     from proevent.evaluate import evaluate
-    from proevent.generate.validate import structural_problems
+    from proevent.generate.validate import require_structure
     from proevent.io import METRICS_FILE, FormatError, load_dataset, load_run
 
     ds = load_dataset(dataset)
@@ -113,10 +121,7 @@ def evaluate_command(
             f"{METRICS_FILE} is unchanged (--other-dataset scores it anyway without writing {METRICS_FILE})"
         ])
     if not no_validate:
-        problems = structural_problems(ds)
-        if problems:
-            raise FormatError([*problems, f"{dataset}: the dataset has structural errors; refused "
-                               "(`proevent validate` shows them all; --no-validate scores anyway)"])
+        require_structure(ds, dataset)
     if mismatch:
         console.print(
             f"[yellow]warning:[/yellow] the run was made on dataset {rn.manifest.dataset.name} "
@@ -126,13 +131,12 @@ def evaluate_command(
     result = evaluate(ds, rn, judge=judge, ci=not no_ci, n_boot=n_boot, seed=seed, only_answered=only_answered)
     text = json.dumps(result.metrics, indent=2, ensure_ascii=False) + "\n"
     if not mismatch:
-        (run / METRICS_FILE).write_text(text, encoding="utf-8")
+        _write(run / METRICS_FILE, text)
     if json_out is not None:
-        json_out.write_text(text, encoding="utf-8")
-    if result.judge_decisions and judge == "llm":
-        (run / "judge_decisions.jsonl").write_text(
-            "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in result.judge_decisions), encoding="utf-8"
-        )
+        _write(json_out, text)
+    if result.judge_decisions and judge == "llm" and not mismatch:
+        _write(run / "judge_decisions.jsonl",
+               "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in result.judge_decisions))
     title = f"{rn.manifest.agent}" + (f" ({rn.manifest.model})" if rn.manifest.model else "")
     console.print(metrics_table(result.metrics, title=f"{title} — judge {result.metrics['judge']}"))
     console.print(counts_line(result.metrics))

@@ -339,3 +339,19 @@ def structural_problems(dataset: Any, *, limit: int = 20) -> list[str]:
     if len(errors) > limit:
         out.append(f"... and {len(errors) - limit} more structural errors (`proevent validate` lists them all)")
     return out
+
+
+def require_structure(dataset: Any, source: object, *, override: str = "--no-validate") -> None:
+    """The gate of ``proevent run`` and ``proevent evaluate``: raise when the dataset has structural
+    errors (flags and warnings never block).
+
+    Raises:
+        FormatError: one ``cases.jsonl:LINE: field: message`` line per error (at most 20), then
+            ``SOURCE: the dataset has structural errors; refused (... OVERRIDE ...)``.
+    """
+    from proevent.io.errors import FormatError
+
+    problems = structural_problems(dataset)
+    if problems:
+        raise FormatError([*problems, f"{source}: the dataset has structural errors; refused "
+                           f"(`proevent validate` shows them all; {override} skips this check)"])
