@@ -293,3 +293,23 @@ def test_an_inspect_limit_ends_the_sample_instead_of_becoming_an_errored_answer(
     assert sample.store["proevent:lines"][0]["error"] is None
     summary = import_inspect_logs([logs[0].location], tmp_path / "run")
     assert summary.lines == 1
+
+
+def test_a_failed_model_call_is_a_sample_error_not_an_empty_answer(tmp_path: Path, scripted_server,
+                                                                   monkeypatch) -> None:
+    """Issue 12, finding 1: a server answering 401 to every request used to give 'the agent stayed
+    silent' (FDR 0, MNR 1) and a log status of success."""
+    from support.scripted_server import Reply
+
+    scripted_server.default = lambda req: Reply(status=401)
+    monkeypatch.setenv("SCRIPTED_API_KEY", "test-key")
+    monkeypatch.setenv("SCRIPTED_BASE_URL", scripted_server.base_url)
+    logs = inspect_eval(proevent_single(dataset=str(TINY), cases="tiny-02"), model="openai-api/scripted/test-model",
+                        log_dir=str(tmp_path), display="none", max_retries=0)
+    log = logs[0]
+    assert log.status == "error"
+    assert scripted_server.requests  # the model was asked
+    assert log.samples and any(s.error is not None and "401" in s.error.message for s in log.samples)
+    assert not any(s.store.get("proevent:lines") for s in log.samples)  # no empty answer was recorded
+    with pytest.raises(InspectLogError, match="status error"):
+        import_inspect_logs([log.location], tmp_path / "strict", strict=True)

@@ -102,6 +102,8 @@ def run_cmd(
     """Run an agent on a dataset; resumable (Ctrl-C or kill, then run the same command again)."""
     import asyncio
 
+    from rich.markup import escape
+
     from proevent.agents import get_spec
     from proevent.io import load_dataset
     from proevent.llm import load_llm_config
@@ -149,8 +151,8 @@ def run_cmd(
         raise fail(f"interrupted; run the same command again to resume into {out}", code=130) from None
     except RunStopped as exc:
         _print_summary(exc.summary)
-        raise fail(f"{exc}. The lines written are kept; fix the endpoint and run the same command again to "
-                   "resume", code=EXIT_STOPPED) from None
+        raise fail(f"{escape(str(exc))}. The lines written are kept; fix the endpoint and run the same command "
+                   "again to resume", code=EXIT_STOPPED) from None
     except OSError as exc:  # the run's own writes report RunWriteError; this is anything else on disk
         raise fail(f"{exc.filename or out}: {exc.strerror or exc}") from None
     _print_summary(summary)

@@ -122,6 +122,9 @@ class InspectClient:
         self.limit_error: LimitExceededError | None = None
         """An inspect limit (tokens, time, messages) hit inside a request: the agent code turns every
         exception into an errored answer, so the solver re-raises this one to end the sample."""
+        self.call_error: Exception | None = None
+        """A model call that failed (refused key, unreachable endpoint, retries spent): re-raised by
+        the solver so that inspect records a sample error, never an empty answer scored as silence."""
 
     async def chat(
         self,
@@ -136,6 +139,9 @@ class InspectClient:
             output = await self.model.generate(_to_inspect(messages), tools=_tool_infos(tools or []))
         except LimitExceededError as exc:
             self.limit_error = exc
+            raise
+        except Exception as exc:
+            self.call_error = exc
             raise
         latency = output.time if output.time is not None else time.perf_counter() - start
         raw = output.completion or ""
@@ -172,6 +178,8 @@ async def _answer(agent: Any, client: InspectClient | None, case: Any, t: int, t
     line = await answer(agent, case, t, timetable, mode=mode, repeat=repeat, context_messages=context_messages)
     if client is not None and client.limit_error is not None:
         raise client.limit_error
+    if client is not None and client.call_error is not None:
+        raise client.call_error
     return line
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -11,8 +12,27 @@ from proevent.agents.protocol import Action, Agent, build_observation
 from proevent.model import Case, PredictionLine, Timetable, Usage, parse_ops
 
 
+def usage_problem(action: Action) -> str | None:
+    """Token counts or a cost that are negative or not finite (a misbehaving server): such usage
+    would lower the run's totals and slip past a budget, so the answer is refused."""
+    for name in ("prompt_tokens", "completion_tokens", "cached_prompt_tokens", "cost_usd"):
+        value = getattr(action, name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+            return f"{name} {value!r}"
+    return None
+
+
 def action_to_line(case_id: str, mode: str, t: int, repeat: int, action: Action) -> PredictionLine:
-    """The prediction line of an action: an errored action keeps its raw text and has no ops."""
+    """The prediction line of an action: an errored action keeps its raw text and has no ops. An
+    action with negative or non-finite usage becomes an errored line without usage (asked again on
+    resume)."""
+    problem = usage_problem(action)
+    if problem is not None:
+        action = Action(error=f"the server reported invalid usage ({problem}): the answer is not used",
+                        raw=action.raw, latency_s=action.latency_s, cost_usd=0.0,
+                        extra={**action.extra, "usage_refused": problem})
     extra: dict[str, Any] = {}
     if action.cost_usd is not None:
         extra["cost_usd"] = round(action.cost_usd, 8)
