@@ -140,7 +140,8 @@ async def test_concurrency_never_exceeds_limit(scripted_server):
 
 
 async def test_cache_second_run_makes_zero_requests(scripted_server, tmp_path):
-    scripted_server.default = lambda req: Reply(content=req["messages"][-1]["content"].upper())
+    # JSON is asked (json_mode), so answers are JSON: a non-JSON answer would not be cached
+    scripted_server.default = lambda req: Reply(content=json.dumps({"echo": req["messages"][-1]["content"].upper()}))
     cfg = make_config(scripted_server, cache=True, cache_path=tmp_path / "c.sqlite")
     prompts = [[{"role": "user", "content": f"q{i}"}] for i in range(5)]
     async with LLMClient(cfg) as client:
@@ -150,7 +151,7 @@ async def test_cache_second_run_makes_zero_requests(scripted_server, tmp_path):
         second = [(await client.chat(p)).text for p in prompts]
         assert client.totals.cache_hits == 5 and client.totals.requests == 0
         await client.chat(prompts[0], repeat=1)  # another repeat index is another sample
-    assert first == second == ["Q0", "Q1", "Q2", "Q3", "Q4"]
+    assert first == second == [json.dumps({"echo": f"Q{i}"}) for i in range(5)]
     assert len(scripted_server.requests) == 6
     async with LLMClient(cfg, use_cache=False) as client:  # --no-cache
         await client.chat(prompts[0])

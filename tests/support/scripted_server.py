@@ -10,8 +10,9 @@ It speaks just enough HTTP/1.1 (keep-alive, Content-Length bodies) to serve
 - otherwise ``server.default(request_json) -> Reply`` answers (an empty ``{"ops": []}`` by default).
 
 A :class:`Reply` can be plain text, tool calls, a ``<think>`` block, malformed JSON, an HTTP error
-with ``Retry-After``, a slow reply, or a dropped connection. The server records every request body
-(``server.requests``) and the peak number of requests in flight (``server.max_inflight``).
+with ``Retry-After``, a slow reply, a dropped connection, or a body that never ends (``endless``). The
+server records every request body (``server.requests``), the peak number of requests in flight
+(``server.max_inflight``) and the bytes it sent of endless bodies (``server.endless_sent``).
 
 Run it in-process with :class:`ScriptedServer` (a background thread with its own event loop), or
 as its own process (``python tests/support/scripted_server.py --delay 0.1``; it prints its base URL
@@ -50,6 +51,9 @@ class Reply:
     usage_extra: dict[str, Any] = field(default_factory=dict)
     """More ``usage`` fields, e.g. ``prompt_tokens_details`` (OpenAI) or ``prompt_cache_hit_tokens``."""
     finish_reason: str | None = None
+    endless: bool = False
+    """Send a 200 head announcing a huge body, then ``{"choices": [`` and spaces forever, until the
+    client hangs up (a misbehaving proxy or server); the bytes sent are added to ``endless_sent``."""
 
 
 def _completion_body(req: dict[str, Any], reply: Reply, n: int) -> bytes:
@@ -110,6 +114,7 @@ class ScriptedServer:
         self.headers: list[dict[str, str]] = []
         self.inflight = 0
         self.max_inflight = 0
+        self.endless_sent = 0
         self._queue: deque[Reply] = deque()
         self._rules: list[tuple[str, Reply]] = []
         self._lock = threading.Lock()
@@ -146,6 +151,7 @@ class ScriptedServer:
             self.requests.clear()
             self.headers.clear()
             self.max_inflight = 0
+            self.endless_sent = 0
             self.default = _default_reply
 
     def _choose(self, req: dict[str, Any]) -> Reply:
@@ -218,6 +224,9 @@ class ScriptedServer:
             if reply.drop:
                 writer.transport.abort()
                 return False
+            if reply.endless:
+                await self._send_endless(writer)
+                return False
             if reply.raw_body is not None:
                 payload = reply.raw_body
             elif reply.status != 200:
@@ -231,6 +240,20 @@ class ScriptedServer:
         finally:
             if not done:
                 self.inflight -= 1
+
+    async def _send_endless(self, writer: asyncio.StreamWriter) -> None:
+        head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {10**13}\r\nConnection: keep-alive\r\n\r\n")
+        writer.write(head.encode() + b'{"choices": [')
+        chunk = b" " * 65536
+        try:
+            while not writer.is_closing():
+                writer.write(chunk)
+                self.endless_sent += len(chunk)
+                await writer.drain()
+        except (ConnectionError, RuntimeError):
+            pass
+        writer.transport.abort()
 
     @staticmethod
     def _send(writer: asyncio.StreamWriter, status: int, payload: bytes,

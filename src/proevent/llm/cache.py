@@ -1,15 +1,23 @@
-"""A persistent response cache in SQLite, keyed on model, messages, parameters and repeat index.
+"""A persistent response cache in SQLite, keyed on server, model, messages, parameters and repeat index.
 
-The base URL is not part of the key: replicas of one model share answers. Writes are committed
-in small batches (WAL journal), so a killed run loses at most the last few entries, never the file.
+The key holds the configured base URLs (sorted, so replicas listed together share answers), so a
+second server that serves a model of the same name is never answered from the first one's cache.
+
+Several runs may share one file (the default is one global file). Every write is its own short
+transaction (WAL journal: readers never wait for a writer, a writer waits only for another
+single-row write), and all SQLite work of the async API runs in one worker thread per cache, so
+waiting for a lock held by another process never blocks the event loop. A killed run loses at most
+the row being written, never the file.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,58 +31,119 @@ CREATE TABLE IF NOT EXISTS responses (
 """
 
 
-def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any], repeat: int) -> str:
-    """sha256 of the canonical JSON of what determines an answer."""
+class CacheError(ValueError):
+    """The cache file cannot be used (not a database, corrupt, unreadable, locked for too long).
+
+    A ``ValueError`` so that the CLI reports it as one plain message, no traceback. The message
+    names the file and the way out: ``--no-cache``, or moving the file aside (a new, empty cache
+    is then made in its place). The file is never moved or deleted automatically.
+    """
+
+
+def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any], repeat: int,
+              server: str | None = None) -> str:
+    """sha256 of the canonical JSON of what determines an answer; ``server`` names the endpoint
+    (the client passes its sorted base URLs)."""
     blob = json.dumps(
-        {"model": model, "messages": messages, "params": params, "repeat": repeat},
+        {"model": model, "messages": messages, "params": params, "repeat": repeat, "server": server},
         sort_keys=True, ensure_ascii=False, separators=(",", ":"),
     )
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _unusable(path: Path, exc: BaseException) -> CacheError:
+    return CacheError(
+        f"{path}: the LLM response cache cannot be used ({exc}). Run with --no-cache, or move the file "
+        "aside (a new cache is then made in its place)."
+    )
+
+
+def _locked(exc: sqlite3.Error) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower()
 
 
 class ResponseCache:
-    """``get``/``put`` of raw response bodies (JSON text). Safe to share between processes."""
+    """``get``/``put`` of raw response bodies (JSON text), and their async forms ``aget``/``aput``.
 
-    def __init__(self, path: str | Path, *, commit_every: int = 32, commit_interval_s: float = 1.0) -> None:
+    Safe to share between processes. ``busy_timeout_s`` is how long one statement waits for a lock
+    held by another connection; after that a read is a miss and a write is skipped (counted in
+    ``skipped_writes``): the answer is still returned, it is only not stored.
+
+    Raises:
+        CacheError: the file is not a usable SQLite database (also from any later statement that
+            finds it corrupt).
+    """
+
+    def __init__(self, path: str | Path, *, busy_timeout_s: float = 30.0) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(_SCHEMA)
-        self._pending = 0
-        self._commit_every = commit_every
-        self._commit_interval = commit_interval_s
-        self._last_commit = time.monotonic()
-        self._in_tx = False
+        self.skipped_writes = 0
+        self.missed_reads = 0
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=busy_timeout_s, isolation_level=None,
+                                       check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise _unusable(self.path, exc) from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(_SCHEMA)
+            self._db.execute("SELECT key, body FROM responses LIMIT 1").fetchall()
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise _unusable(self.path, exc) from None
+        self._executor: ThreadPoolExecutor | None = None
 
+    # -- synchronous ---------------------------------------------------------------------------
     def get(self, key: str) -> str | None:
-        row = self._db.execute("SELECT body FROM responses WHERE key = ?", (key,)).fetchone()
+        try:
+            row = self._db.execute("SELECT body FROM responses WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as exc:
+            if _locked(exc):
+                self.missed_reads += 1
+                return None
+            raise _unusable(self.path, exc) from None
         return row[0] if row else None
 
-    def put(self, key: str, model: str, body: str) -> None:
-        if not self._in_tx:
-            self._db.execute("BEGIN")
-            self._in_tx = True
-        self._db.execute(
-            "INSERT OR REPLACE INTO responses (key, model, created, body) VALUES (?, ?, ?, ?)",
-            (key, model, time.time(), body),
-        )
-        self._pending += 1
-        now = time.monotonic()
-        if self._pending >= self._commit_every or now - self._last_commit >= self._commit_interval:
-            self.commit()
+    def put(self, key: str, model: str, body: str) -> bool:
+        """Store one body in its own transaction; ``False`` when the file stayed locked (not stored)."""
+        try:
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses (key, model, created, body) VALUES (?, ?, ?, ?)",
+                (key, model, time.time(), body),
+            )
+        except sqlite3.Error as exc:
+            if _locked(exc):
+                self.skipped_writes += 1
+                return False
+            raise _unusable(self.path, exc) from None
+        return True
 
     def commit(self) -> None:
-        if self._in_tx:
-            self._db.execute("COMMIT")
-            self._in_tx = False
-        self._pending = 0
-        self._last_commit = time.monotonic()
+        """Nothing to do: every ``put`` commits at once. Kept for callers of the batching cache."""
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 
+    def release(self) -> None:
+        """Stop the worker thread once the writes queued so far are done (a new one starts on the
+        next async call); the connection stays open."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+
     def close(self) -> None:
-        self.commit()
+        self.release()
         self._db.close()
+
+    # -- asynchronous: the same, in the cache's worker thread -----------------------------------
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="proevent-cache")
+        return self._executor
+
+    async def aget(self, key: str) -> str | None:
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), self.get, key)
+
+    async def aput(self, key: str, model: str, body: str) -> bool:
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), self.put, key, model, body)

@@ -5,8 +5,16 @@ answering after 100 ms (``bench/bench_runner.py``), aiohttp costs about 0.5 ms C
 keeps up at concurrency 256, where the ``openai`` SDK spends 3-4 ms per request and reaches 0.09
 of the ideal rate, and httpx 0.28 about 14 ms. The client adds: several base URLs (least busy
 first), bounded concurrency, retries with backoff on 429/5xx/timeouts/dropped connections
-honouring ``Retry-After``, RPM/TPM limits, the SQLite response cache, JSON mode and tool calls
-with fallbacks, reasoning stripping, and token/cost accounting.
+honouring ``Retry-After`` (capped by the backoff ceiling and the request timeout), RPM/TPM limits,
+the SQLite response cache, JSON mode and tool calls with fallbacks, reasoning stripping, and
+token/cost accounting.
+
+What a server sends is checked before anything uses it: the body is read in chunks up to
+``max_response_mb`` (a body that never ends is cut off), its shape and usage are validated (usage
+non-negative and finite, else the reply counts as malformed and is retried), and every string is
+made well-formed Unicode (:mod:`proevent.llm.text`). Only answers an agent could use are cached:
+not an empty answer, an unclosed ``<think>``, no JSON where JSON was asked, or a malformed tool
+call, so that asking again (a resume of errored lines) really sends a request.
 """
 
 from __future__ import annotations
@@ -14,8 +22,11 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import math
 import random
+import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,11 +36,31 @@ from proevent.llm.cache import ResponseCache, cache_key
 from proevent.llm.config import LLMConfig
 from proevent.llm.pricing import UsageTotals, cached_prompt_tokens, cost_usd, find_price
 from proevent.llm.ratelimit import RateLimiter
-from proevent.llm.reasoning import split_reasoning
+from proevent.llm.reasoning import split_reasoning, unclosed_reasoning
+from proevent.llm.text import clean_strings
 
 
 class LLMError(Exception):
-    """A request failed for good (after retries, or with an error that retrying cannot fix)."""
+    """A request failed for good (after retries, or with an error that retrying cannot fix).
+
+    ``status`` is the last HTTP status (``None`` when no response came: refused connection,
+    timeout, dropped connection) and ``url`` the endpoint that was asked.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, url: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.url = url
+
+
+class EndpointRefused(LLMError):
+    """HTTP 401, 403 or 404 (outside a tools fallback): a bad or missing key, no access, or a wrong
+    URL or model name. Every further request would fail the same way, so a runner should stop the
+    run at once with this message (it names the URL and the status) instead of going on."""
+
+
+class ResponseTooLarge(LLMError):
+    """The response body exceeded ``max_response_mb``; reading stopped there (not retried)."""
 
 
 class UnsupportedFeature(LLMError):
@@ -44,11 +75,21 @@ class UnsupportedFeature(LLMError):
 class ToolCall:
     id: str
     name: str
-    arguments: str
-    """The raw JSON text the model produced; :meth:`args` parses it."""
+    arguments: Any
+    """The JSON text the model produced (a server may send something else, e.g. an object);
+    :meth:`args` parses it."""
 
     def args(self) -> dict[str, Any]:
-        value = json.loads(self.arguments or "{}")
+        """The arguments as a dict.
+
+        Raises:
+            ValueError: not a string holding a JSON object (the caller can tell the model so).
+        """
+        if self.arguments is None or self.arguments == "":
+            return {}
+        if not isinstance(self.arguments, str):
+            raise ValueError(f"tool arguments must be a JSON string, not {type(self.arguments).__name__}")
+        value = json.loads(self.arguments)
         if not isinstance(value, dict):
             raise ValueError("tool arguments must be a JSON object")
         return value
@@ -75,6 +116,118 @@ class Completion:
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 _RETRYABLE_EXC = (asyncio.TimeoutError, aiohttp.ClientConnectionError, aiohttp.ClientPayloadError)
+_FATAL_STATUS = (401, 403, 404)
+
+
+def _encode_body(body: dict[str, Any]) -> bytes:
+    """The request as UTF-8 JSON; a lone surrogate in a message (a dataset may hold one) is sent as U+FFFD."""
+    try:
+        return _ENCODE(body).encode("utf-8")
+    except UnicodeEncodeError:
+        return _ENCODE(clean_strings(body)).encode("utf-8")
+_CHUNK = 1 << 16
+
+
+async def _read_limited(resp: aiohttp.ClientResponse, limit: int, url: str) -> bytes:
+    """The body, read in chunks; more than ``limit`` bytes raise :class:`ResponseTooLarge`."""
+    mb = f"{limit / 2**20:g} MB"
+    if resp.content_length is not None and resp.content_length > limit:
+        raise ResponseTooLarge(f"response body of {resp.content_length} bytes exceeds the limit of {mb} "
+                               "(max_response_mb)", status=resp.status, url=url)
+    buf = bytearray()
+    async for chunk in resp.content.iter_chunked(_CHUNK):
+        buf += chunk
+        if len(buf) > limit:
+            raise ResponseTooLarge(f"response body exceeds the limit of {mb} (max_response_mb); "
+                                   "reading stopped there", status=resp.status, url=url)
+    return bytes(buf)
+
+
+def _count_problem(name: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"usage.{name} is not a number: {value!r}"
+    if not math.isfinite(value) or value < 0:
+        return f"usage.{name} must be finite and non-negative: {value!r}"
+    return None
+
+
+def shape_problem(data: Any) -> str | None:
+    """What makes a decoded ``/chat/completions`` body unusable (``None`` when it is fine): no
+    ``choices[0].message`` object, content neither text nor null, or usage counts that are not
+    finite non-negative numbers."""
+    if not isinstance(data, dict):
+        return "the body is not a JSON object"
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return "no choices[0]"
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        return "choices[0].message is not an object"
+    if not isinstance(message.get("content"), (str, type(None))):
+        return "choices[0].message.content is neither text nor null"
+    if not isinstance(message.get("tool_calls"), (list, type(None))):
+        return "choices[0].message.tool_calls is not a list"
+    usage = data.get("usage")
+    if usage is None:
+        return None
+    if not isinstance(usage, dict):
+        return "usage is not an object"
+    for name in ("prompt_tokens", "completion_tokens", "total_tokens", "prompt_cache_hit_tokens"):
+        problem = _count_problem(name, usage.get(name))
+        if problem:
+            return problem
+    details = usage.get("prompt_tokens_details")
+    if isinstance(details, dict):
+        return _count_problem("prompt_tokens_details.cached_tokens", details.get("cached_tokens"))
+    return None
+
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+_DECODER = json.JSONDecoder()
+
+
+def holds_json(text: str) -> bool:
+    """Whether ``text`` holds a JSON object or array: the whole text, a fenced block, or one
+    decoding from one of its first 64 ``{``/``[`` (prose around it is tolerated, as the agents do)."""
+    for candidate in [text.strip(), *_FENCE.findall(text)]:
+        try:
+            if isinstance(json.loads(candidate), (dict, list)):
+                return True
+        except ValueError:
+            pass
+    starts = [i for i, ch in enumerate(text) if ch in "{["][:64]
+    for i in starts:
+        try:
+            _DECODER.raw_decode(text, i)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
+def unusable_reason(completion: Completion, *, json_asked: bool) -> str | None:
+    """Why an agent could not use this answer (``None`` when it could): such answers are returned
+    to the caller but never cached."""
+    message = completion.message
+    raw_calls = message.get("tool_calls") or []
+    for i, call in enumerate(raw_calls):
+        fn = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str) or not fn["name"]:
+            return f"tool call {i + 1} has no function name"
+    for call in completion.tool_calls:
+        try:
+            call.args()
+        except ValueError as exc:
+            return f"tool call {call.name}: {exc}"
+    if unclosed_reasoning(completion.raw):
+        return "the reasoning block is never closed"
+    if not raw_calls and not completion.text.strip():
+        return "the answer is empty"
+    if json_asked and not raw_calls and not holds_json(completion.text):
+        return "no JSON in the answer"
+    return None
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -125,7 +278,13 @@ class LLMClient:
         self._sem: asyncio.Semaphore | None = None
         self._session: aiohttp.ClientSession | None = None
         self._inflight = {url: 0 for url in config.base_urls}
+        self._server = "|".join(sorted(config.base_urls))
         self._json_ok = True
+        self.consecutive_failures = 0
+        """Requests in a row that failed for good (:class:`LLMError` raised); 0 after any answer.
+        A runner can stop after N of them (a circuit breaker); cache hits leave it unchanged."""
+        self.not_cached = 0
+        """Answers returned but not cached because an agent could not use them."""
 
     # -- lifecycle -----------------------------------------------------------------------------
     def _ensure(self) -> aiohttp.ClientSession:
@@ -145,7 +304,7 @@ class LLMClient:
             await self._session.close()
             self._session = None
         if self.cache is not None:
-            self.cache.commit()
+            await asyncio.get_running_loop().run_in_executor(None, self.cache.release)
 
     async def __aenter__(self) -> LLMClient:
         return self
@@ -165,23 +324,39 @@ class LLMClient:
         tools: list[dict[str, Any]] | None = None,
         json_mode: bool | None = None,
         repeat: int = 0,
+        accept: Callable[[Completion], str | None] | None = None,
     ) -> Completion:
         """One chat completion, from the cache when the same request was answered before.
 
+        An answer is cached only when :func:`unusable_reason` finds nothing wrong with it and
+        ``accept`` (if given: the caller's own check, returning what is wrong or ``None``) agrees.
+
         Raises:
+            EndpointRefused: HTTP 401/403/404 — stop, every further request fails the same way.
+            ResponseTooLarge: the body exceeded ``max_response_mb``.
             UnsupportedFeature: the server refused ``tools``.
             LLMError: the request failed after the configured retries.
+            CacheError: the cache file turned out corrupt (the message suggests ``--no-cache``).
         """
         cfg = self.config
         want_json = cfg.json_mode if json_mode is None else json_mode
+        json_asked = bool(want_json and not tools)
         params = cfg.request_params()
-        key_params = dict(params, json_mode=bool(want_json and not tools), tools=tools)
-        key = cache_key(cfg.model, messages, key_params, repeat) if self.cache is not None else None
-        if key is not None:
-            hit = self.cache.get(key)  # type: ignore[union-attr]
+        key_params = dict(params, json_mode=json_asked, tools=tools)
+        cache = self.cache
+        key = cache_key(cfg.model, messages, key_params, repeat, self._server) if cache is not None else None
+        if cache is not None and key is not None:
+            hit = await cache.aget(key)
             if hit is not None:
-                self.totals.cache_hits += 1
-                return self._completion(json.loads(hit), 0.0, cached=True)
+                try:
+                    data = json.loads(hit)
+                except ValueError:
+                    data = None
+                if shape_problem(data) is None:
+                    done = self._completion(clean_strings(data), 0.0, cached=True)
+                    if self._cacheable(done, json_asked, accept):
+                        self.totals.cache_hits += 1
+                        return done
         body: dict[str, Any] = {"model": cfg.model, "messages": messages, **params}
         if tools:
             body["tools"] = tools
@@ -192,11 +367,24 @@ class LLMClient:
         assert self._sem is not None
         async with self._sem:
             start = time.perf_counter()
-            data = await self._post(session, body, bool(tools))
+            try:
+                data = await self._post(session, body, bool(tools))
+            except LLMError:
+                self.consecutive_failures += 1
+                raise
             latency = time.perf_counter() - start
-        if key is not None:
-            self.cache.put(key, cfg.model, json.dumps(data, ensure_ascii=False))  # type: ignore[union-attr]
-        return self._completion(data, latency, cached=False)
+        self.consecutive_failures = 0
+        done = self._completion(data, latency, cached=False)
+        if cache is not None and key is not None:
+            if self._cacheable(done, json_asked, accept):
+                await cache.aput(key, cfg.model, json.dumps(data, ensure_ascii=False))
+            else:
+                self.not_cached += 1
+        return done
+
+    @staticmethod
+    def _cacheable(done: Completion, json_asked: bool, accept: Callable[[Completion], str | None] | None) -> bool:
+        return unusable_reason(done, json_asked=json_asked) is None and (accept is None or accept(done) is None)
 
     async def _post(self, session: aiohttp.ClientSession, body: dict[str, Any], tools: bool) -> dict[str, Any]:
         cfg = self.config
@@ -204,9 +392,10 @@ class LLMClient:
         api_key = cfg.api_key()
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
-        payload = _ENCODE(body).encode("utf-8")
+        payload = _encode_body(body)
         estimate = len(payload) // 4 + (cfg.max_tokens or 256)
         last_error = "no attempt made"
+        limit = int(cfg.max_response_mb * 2**20)
         attempt = 0
         while True:
             await self._limiter.acquire(estimate)
@@ -217,8 +406,11 @@ class LLMClient:
                 self.totals.requests += 1
                 async with session.post(url + "/chat/completions", data=payload, headers=headers) as resp:
                     status = resp.status
-                    raw = await resp.read()
                     retry_after = parse_retry_after(resp.headers.get("Retry-After"))
+                    raw = await _read_limited(resp, limit, url)
+            except ResponseTooLarge:
+                self.totals.failures += 1
+                raise
             except _RETRYABLE_EXC as exc:
                 status, raw = 0, b""
                 last_error = f"{type(exc).__name__}: {exc}".rstrip(": ") or type(exc).__name__
@@ -226,14 +418,17 @@ class LLMClient:
                 self._inflight[url] -= 1
             if status == 200:
                 try:
-                    data = json.loads(raw)
-                    data["choices"][0]["message"]  # noqa: B018 - shape check
-                except (ValueError, KeyError, IndexError, TypeError):
-                    last_error = f"malformed response body: {raw[:200]!r}"
+                    data = json.loads(raw.decode("utf-8", "replace"))
+                except ValueError:
+                    data, problem = None, "not JSON"
                 else:
+                    problem = shape_problem(data)
+                if problem is None:
+                    data = clean_strings(data)
                     usage = data.get("usage") or {}
                     self._limiter.settle(estimate, int(usage.get("total_tokens") or estimate))
                     return data
+                last_error = f"malformed response body ({problem}): {raw[:200]!r}"
             elif status:
                 message = _error_message(raw)
                 last_error = f"HTTP {status}: {message}"
@@ -243,20 +438,27 @@ class LLMClient:
                 ):
                     self._json_ok = False
                     body = {k: v for k, v in body.items() if k != "response_format"}
-                    payload = _ENCODE(body).encode("utf-8")
+                    payload = _encode_body(body)
                     continue
                 if tools and status in (400, 404, 422) and "tool" in lowered:
                     raise UnsupportedFeature("tools", message)
+                if status in _FATAL_STATUS:
+                    self.totals.failures += 1
+                    raise EndpointRefused(f"{url}/chat/completions: {last_error}", status=status, url=url)
                 if status != 429 and status < 500 and status != 408:
                     self.totals.failures += 1
-                    raise LLMError(last_error)
+                    raise LLMError(last_error, status=status, url=url)
             if attempt >= cfg.max_retries:
                 self.totals.failures += 1
-                raise LLMError(f"request failed after {attempt + 1} attempts: {last_error}")
+                raise LLMError(f"request failed after {attempt + 1} attempts: {last_error}",
+                               status=status or None, url=url)
             backoff = min(cfg.backoff_max_s, cfg.backoff_s * 2**attempt) * (0.5 + self._rng.random() / 2)
             attempt += 1
             self.totals.retries += 1
-            await asyncio.sleep(retry_after if retry_after is not None else backoff)
+            # A server's Retry-After is honoured up to the backoff ceiling and never beyond the request
+            # timeout: a "Retry-After: 3600" must not stall a run for an hour.
+            wait = backoff if retry_after is None else min(retry_after, cfg.backoff_max_s, cfg.timeout_s)
+            await asyncio.sleep(wait)
 
     def _completion(self, data: dict[str, Any], latency: float, *, cached: bool) -> Completion:
         choice = data["choices"][0]
@@ -267,7 +469,7 @@ class LLMClient:
         if extra_reasoning:
             reasoning = f"{extra_reasoning}\n\n{reasoning}" if reasoning else str(extra_reasoning)
         calls = [
-            ToolCall(id=c.get("id") or f"call_{i}", name=c["function"]["name"],
+            ToolCall(id=str(c.get("id") or f"call_{i}"), name=str(c["function"]["name"]),
                      arguments=c["function"].get("arguments") or "{}")
             for i, c in enumerate(message.get("tool_calls") or [])
             if isinstance(c, dict) and isinstance(c.get("function"), dict) and c["function"].get("name")

@@ -32,3 +32,8 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
         parts.append(answer[m.end():].strip())
         answer = answer[: m.start()]
     return answer.strip(), ("\n\n".join(p for p in parts if p) or None)
+
+
+def unclosed_reasoning(text: str) -> bool:
+    """Whether ``text`` opens a reasoning block it never closes (the answer was cut off inside it)."""
+    return _OPEN.search(_THINK.sub("", text)) is not None

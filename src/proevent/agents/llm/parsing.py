@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+from proevent.llm.text import well_formed
 from proevent.model import InvalidOp, Timetable, parse_ops
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
@@ -61,7 +62,12 @@ def _ops_of(value: Any, standalone: bool) -> list[Any] | None:
 
 
 def extract_ops(text: str) -> tuple[list[Any] | None, str | None]:
-    """The list of raw operations in a model answer, or ``(None, what is wrong)``."""
+    """The list of raw operations in a model answer, or ``(None, what is wrong)``.
+
+    Lone surrogates (a reply that did not come through :class:`~proevent.llm.LLMClient`, e.g. from
+    inspect) become U+FFFD first, so that the operations can always be written as UTF-8.
+    """
+    text = well_formed(text)
     if not text.strip():
         return None, "the answer is empty"
     candidates = _json_candidates(text)
