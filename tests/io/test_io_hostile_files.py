@@ -104,6 +104,9 @@ DEFECTS: dict[str, tuple[Edit, str]] = {
         "cases.jsonl:1: steps.0.messages.0.text: lone surrogate \\ud800 (not encodable as UTF-8)"),
     "a line nested 100,000 deep": (
         _deep, "cases.jsonl:2: (line): not valid JSON: nested too deeply"),
+    "meta nested 900 deep (loads, but could not be written back)": (
+        _raw_edit(2, b'"meta":{', b'"meta":{"x":' + b"[" * 900 + b"]" * 900 + b","),
+        "cases.jsonl:2: meta: nested more than 32 levels deep"),
     "an empty file": (
         lambda lines: [], "cases.jsonl: (file): no cases (the file holds no line)"),
 }

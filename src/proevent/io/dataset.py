@@ -85,11 +85,31 @@ def iter_cases(path: Path, problems: list[str]) -> Iterator[Case]:
         yield case
 
 
+MAX_META_DEPTH = 32
+"""``meta`` is the one free-form field of a case; deeper values load but cannot be written back
+(pydantic's serializer stops at a few hundred levels), so a reader refuses them with the line."""
+
+
+def _depth(value: Any, limit: int = MAX_META_DEPTH) -> int:
+    """Nesting depth of a JSON value (a scalar 0, ``[]`` and ``{}`` 1, ``[[1]]`` 2), counted up to ``limit + 1``."""
+    depth, level = 0, [value]
+    while depth <= limit:
+        containers = [node for node in level if isinstance(node, dict | list)]
+        if not containers:
+            return depth
+        depth += 1
+        level = [v for node in containers for v in (node.values() if isinstance(node, dict) else node)]
+    return depth
+
+
 def iter_numbered_cases(path: Path, problems: list[str]) -> Iterator[tuple[int, Case]]:
     """``(line number, case)`` of every line that is a case; what the format forbids beyond the
     line's schema is a problem too: a case without steps, steps not numbered 1, 2, 3, ... in order."""
     for lineno, case in iter_jsonl(path, Case, problems, strict=True):
         where = f"{path.name}:{lineno}"
+        if _depth(case.meta) > MAX_META_DEPTH:
+            problems.append(f"{where}: meta: nested more than {MAX_META_DEPTH} levels deep")
+            continue
         if not case.steps:
             problems.append(f"{where}: steps: a case has at least one step")
             continue
