@@ -63,8 +63,9 @@ async def test_retry_after_is_bounded_by_the_request_timeout(scripted_server):
     assert 0.3 <= elapsed < 2
 
 
-async def test_a_body_that_never_ends_is_cut_off_at_the_limit(scripted_server):
-    scripted_server.script(Reply(endless=True), OK)
+@pytest.mark.parametrize("announced", [True, False], ids=["with a huge Content-Length", "without one"])
+async def test_a_body_that_never_ends_is_cut_off_at_the_limit(scripted_server, announced):
+    scripted_server.script(Reply(endless=True, endless_announced=announced), OK)
     async with LLMClient(make_config(scripted_server, max_response_mb=1, timeout_s=30)) as client:
         t0 = time.perf_counter()
         with pytest.raises(ResponseTooLarge, match=r"exceeds the limit of 1 MB"):

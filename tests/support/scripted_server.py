@@ -54,6 +54,9 @@ class Reply:
     endless: bool = False
     """Send a 200 head announcing a huge body, then ``{"choices": [`` and spaces forever, until the
     client hangs up (a misbehaving proxy or server); the bytes sent are added to ``endless_sent``."""
+    endless_announced: bool = True
+    """With ``endless``: announce a ``Content-Length`` of 10 TB (``True``) or send none and no end
+    (``Connection: close``, a body that lasts until the connection does)."""
 
 
 def _completion_body(req: dict[str, Any], reply: Reply, n: int) -> bytes:
@@ -225,7 +228,7 @@ class ScriptedServer:
                 writer.transport.abort()
                 return False
             if reply.endless:
-                await self._send_endless(writer)
+                await self._send_endless(writer, reply.endless_announced)
                 return False
             if reply.raw_body is not None:
                 payload = reply.raw_body
@@ -241,9 +244,9 @@ class ScriptedServer:
             if not done:
                 self.inflight -= 1
 
-    async def _send_endless(self, writer: asyncio.StreamWriter) -> None:
-        head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {10**13}\r\nConnection: keep-alive\r\n\r\n")
+    async def _send_endless(self, writer: asyncio.StreamWriter, announced: bool) -> None:
+        length = f"Content-Length: {10**13}\r\nConnection: keep-alive" if announced else "Connection: close"
+        head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{length}\r\n\r\n"
         writer.write(head.encode() + b'{"choices": [')
         chunk = b" " * 65536
         try:

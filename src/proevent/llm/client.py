@@ -128,8 +128,9 @@ def _encode_body(body: dict[str, Any]) -> bytes:
 _CHUNK = 1 << 16
 
 
-async def _read_limited(resp: aiohttp.ClientResponse, limit: int, url: str) -> bytes:
-    """The body, read in chunks; more than ``limit`` bytes raise :class:`ResponseTooLarge`."""
+async def _read_limited(resp: aiohttp.ClientResponse, limit: int, url: str) -> bytearray:
+    """The body, read in chunks (never more than ``limit`` bytes held, plus one chunk); more than
+    ``limit`` bytes raise :class:`ResponseTooLarge` and drop the connection."""
     mb = f"{limit / 2**20:g} MB"
     if resp.content_length is not None and resp.content_length > limit:
         raise ResponseTooLarge(f"response body of {resp.content_length} bytes exceeds the limit of {mb} "
@@ -140,7 +141,7 @@ async def _read_limited(resp: aiohttp.ClientResponse, limit: int, url: str) -> b
         if len(buf) > limit:
             raise ResponseTooLarge(f"response body exceeds the limit of {mb} (max_response_mb); "
                                    "reading stopped there", status=resp.status, url=url)
-    return bytes(buf)
+    return buf
 
 
 def _count_problem(name: str, value: Any) -> str | None:
@@ -245,7 +246,7 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _error_message(body: bytes) -> str:
+def _error_message(body: bytes | bytearray) -> str:
     try:
         data = json.loads(body)
         err = data.get("error", data) if isinstance(data, dict) else data

@@ -72,9 +72,10 @@ class LLMConfig(BaseModel):
     backoff_max_s: float = Field(default=60.0, ge=0)
     rpm: float | None = Field(default=None, gt=0)
     tpm: float | None = Field(default=None, gt=0)
-    max_response_mb: float = Field(default=32.0, gt=0)
+    max_response_mb: float = Field(default=8.0, gt=0)
     """A response body longer than this is cut off with an error (a body that never ends must not
-    fill the memory); bodies are read in chunks, so memory stays bounded by it."""
+    fill the memory). Bodies are read in chunks: measured, a body cut off holds about twice this
+    much at its peak, per request in flight."""
     cache: bool = True
     cache_path: Path | None = None
     price: Price | None = None
