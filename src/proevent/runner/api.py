@@ -64,6 +64,11 @@ def run_agent(
             ``max_cost_usd=``, ``progress=``, ``force=``).
 
     Returns:
-        A :class:`~proevent.runner.RunSummary` (lines written, skipped, errors, usage).
+        A :class:`~proevent.runner.RunSummary` (lines written, skipped, errors, usage summed from
+        the lines, ``failed`` when errored lines exceed ``max_errors``, ``budget_reached``).
+
+    Raises:
+        RunStopped: the endpoint is unreachable or refuses, or kept failing (the lines written are
+            kept; the same call resumes). RunLockedError: another process writes to ``out_dir``.
     """
     return asyncio.run(run_agent_async(dataset, agent_name, out_dir, mode, **kwargs))

@@ -317,5 +317,6 @@ def _redacted(line: PredictionLine, secrets: list[str]) -> PredictionLine:
     """The line without secrets in its texts (an error body that echoes the key, a URL with
     credentials); untouched (the same object) when there is nothing to redact."""
     data = line.model_dump(mode="json")
-    clean = redact_value(data, secrets)
+    # the operations are predictions: only the key itself is taken out of them, never a URL or a word
+    clean = {k: redact_value(v, secrets, patterns=k != "ops") for k, v in data.items()}
     return line if clean == data else PredictionLine.model_validate(clean)

@@ -39,21 +39,24 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
-def redact(text: str, secrets: list[str] | tuple[str, ...] = ()) -> str:
-    """``text`` with every secret (the API key) replaced, ``Bearer ...`` values and URL credentials
-    removed. Secrets shorter than 6 characters are not searched for (they would match ordinary text)."""
+def redact(text: str, secrets: list[str] | tuple[str, ...] = (), *, patterns: bool = True) -> str:
+    """``text`` with every secret (the API key) replaced and, with ``patterns``, ``Bearer ...``
+    values and URL credentials removed. Secrets shorter than 6 characters are not searched for
+    (they would match ordinary text)."""
     for secret in sorted({s for s in secrets if s and len(s) >= 6}, key=len, reverse=True):
         text = text.replace(secret, REDACTED)
+    if not patterns:
+        return text
     text = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
     return _URL.sub(lambda m: redact_url(m.group(0)), text)
 
 
-def redact_value(value: Any, secrets: list[str] | tuple[str, ...] = ()) -> Any:
+def redact_value(value: Any, secrets: list[str] | tuple[str, ...] = (), *, patterns: bool = True) -> Any:
     """:func:`redact` applied to every string inside ``value`` (dicts and lists walked)."""
     if isinstance(value, str):
-        return redact(value, secrets)
+        return redact(value, secrets, patterns=patterns)
     if isinstance(value, dict):
-        return {k: redact_value(v, secrets) for k, v in value.items()}
+        return {k: redact_value(v, secrets, patterns=patterns) for k, v in value.items()}
     if isinstance(value, list):
-        return [redact_value(v, secrets) for v in value]
+        return [redact_value(v, secrets, patterns=patterns) for v in value]
     return value
