@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import re
 import time
 
 import pytest
@@ -16,7 +17,7 @@ from proevent.agents import build_observation
 from proevent.agents.llm.base import LLMAgent
 from proevent.agents.llm.parsing import extract_ops
 from proevent.cli import app
-from proevent.io.run import PredictionWriter
+from proevent.io.run import PredictionWriter, load_run
 from proevent.llm import LLMClient, LLMConfig, LLMError, ResponseCache
 from proevent.llm.client import EndpointRefused, ResponseTooLarge
 from proevent.llm.text import well_formed
@@ -212,6 +213,29 @@ async def test_unusable_answers_are_not_cached_so_asking_again_sends_a_request(s
         assert len(scripted_server.requests) == run + 1
     assert len(ResponseCache(cfg.cache_path)) == 0
     assert client.not_cached == 1
+
+
+def test_errored_lines_asked_again_on_resume_really_send_requests(scripted_server, tmp_path):
+    """``proevent run`` twice on one folder, cache on: the first run's answers were unusable (no JSON),
+    so the resume finds nothing in the cache for its errored lines and asks the server again."""
+    scripted_server.default = lambda req: Reply(content="Sorry, I cannot help with that.")
+    out, cache = tmp_path / "run", tmp_path / "cache.sqlite"
+    args = ["run", str(TINY), "--agent", "plain", "--model", "scripted", "--base-url", scripted_server.base_url,
+            "--cache-path", str(cache), "--out", str(out), "--no-progress", "--max-errors", "1000"]
+    first = CliRunner().invoke(app, args)
+    lines = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
+    errored = [d for d in lines if d.get("error")]
+    assert len(errored) == 26, first.output  # each with its repair request: 52 requests
+    assert len(scripted_server.requests) == 52 and len(ResponseCache(cache)) == 0
+    scripted_server.default = lambda req: Reply(content='{"ops": []}')
+    resumed = CliRunner().invoke(app, args)
+    assert resumed.exit_code == 0, resumed.output
+    sent, hits = map(int, re.search(r"requests (\d+) \(cache hits (\d+)\)", resumed.output).groups())
+    # every errored line asked anew; single and multi step 1 ask the same prompt, so one of them may be
+    # answered from what this resume itself just stored (the first run stored nothing)
+    assert sent + hits == 26 and hits <= 1 and len(scripted_server.requests) == 52 + sent
+    final = load_run(out).lines
+    assert len(final) == 28 and not any(line.error for line in final.values())
 
 
 async def test_tool_arguments_as_an_object_are_an_error_the_agent_can_report(scripted_server):
