@@ -318,3 +318,11 @@ async def test_consecutive_failures_count_and_reset(scripted_server):
 def obs_of():
     case = load_tiny().case("tiny-01")
     return build_observation(case, 1, Timetable(case.initial_timetable), mode="single", repeat=0)
+
+
+def test_tool_arguments_nested_past_the_parser_stack_are_a_value_error():
+    from proevent.llm.client import ToolCall
+
+    call = ToolCall(id="c1", name="weekday", arguments="[" * 100_000)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        call.args()

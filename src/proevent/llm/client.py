@@ -89,7 +89,10 @@ class ToolCall:
             return {}
         if not isinstance(self.arguments, str):
             raise ValueError(f"tool arguments must be a JSON string, not {type(self.arguments).__name__}")
-        value = json.loads(self.arguments)
+        try:
+            value = json.loads(self.arguments)
+        except RecursionError:  # "[[[[..." nested past the parser's stack
+            raise ValueError("tool arguments are nested too deeply") from None
         if not isinstance(value, dict):
             raise ValueError("tool arguments must be a JSON object")
         return value
