@@ -179,7 +179,12 @@ async def execute(
         raise ValueError(f"a budget needs a priced model: {config.llm.model if config.llm else '?'} has no "
                          "price (--price-in/--price-out)")
     secrets = [k for k in [config.llm.api_key() if config.llm else None] if k]
-    store = RunStore(out, manifest, identity, chash).open(force=force)
+    try:
+        store = RunStore(out, manifest, identity, chash).open(force=force)
+    except BaseException:
+        if own_client and client is not None:
+            await client.aclose()
+        raise
     summary = RunSummary(path=Path(out))
     stop: list[str] = []
     try:
