@@ -135,3 +135,15 @@ def test_an_unwritable_json_path_is_one_clear_error(tmp_path: Path) -> None:
                                  "--json", str(target)])
     assert result.exit_code == 1
     assert result.stderr == f"error: {target}: cannot write: Is a directory\n"
+
+
+def test_run_refuses_a_dataset_with_structural_errors_unless_told(tmp_path):
+    bad = _unreplayable(tmp_path)
+    out = tmp_path / "runs" / "null"
+    refused = runner.invoke(app, ["run", str(bad), "--agent", "null", "--out", str(out), "--no-progress"])
+    assert refused.exit_code == 1 and not out.exists()
+    assert REPLAY_ERROR in refused.output and "--no-validate" in refused.output
+    forced = runner.invoke(app, ["run", str(bad), "--agent", "null", "--out", str(out), "--no-progress",
+                                 "--no-validate"])
+    assert forced.exit_code == 0, forced.output
+    assert (out / "predictions.jsonl").exists()

@@ -95,6 +95,8 @@ def run_cmd(
              "stops it at once.")] = 8,
     no_preflight: Annotated[bool, typer.Option(
         "--no-preflight", help="Do not ask each --base-url for its models list before the run.")] = False,
+    no_validate: Annotated[bool, typer.Option(
+        "--no-validate", help="Run on a dataset with structural errors anyway (review flags never block).")] = False,
     estimate: Annotated[bool, typer.Option(
         "--estimate", help="Send nothing: count the requests and prompt tokens the run would take, and their price.")
     ] = False,
@@ -140,6 +142,10 @@ def run_cmd(
         max_consecutive_failures=max_consecutive_failures, preflight=not no_preflight,
     )
     ds = load_dataset(dataset)
+    if not no_validate:
+        from proevent.generate.validate import require_structure
+
+        require_structure(ds, dataset)
     if estimate:
         _print_estimate(run_config, ds)
         return
