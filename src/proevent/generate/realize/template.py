@@ -87,10 +87,18 @@ def _slang_pattern(word: str) -> re.Pattern[str]:
     return re.compile(rf"\b{word}\b")
 
 
+def _next_to_slot(parts: list[str], i: int, m: re.Match[str]) -> bool:
+    """The word touches a value ("7 then", "at Rosa's"): it is what makes the value readable."""
+    before = parts[i][:m.start()].strip() == "" and i > 0 and parts[i - 1].startswith("{")
+    after = parts[i][m.end():].strip() == "" and i + 1 < len(parts) and parts[i + 1].startswith("{")
+    return before or after
+
+
 def _typo(text: str, rng: random.Random) -> str:
     """One slip of the thumb (swap, drop or double a letter) in a template word, never in a slot."""
     parts = re.split(r"(\{\w+\})", text)
-    spots = [(i, m) for i, p in enumerate(parts) if not p.startswith("{") for m in _WORD.finditer(p)]
+    spots = [(i, m) for i, p in enumerate(parts) if not p.startswith("{") for m in _WORD.finditer(p)
+             if not _next_to_slot(parts, i, m)]
     if not spots:
         return text
     i, m = rng.choice(spots)
