@@ -139,7 +139,7 @@ class _Chat:
             return
         exact = "when" in slots and len(str(slots["when"][0])) == 16  # type: ignore[index]
         if turn.success and exact and st is not None and st.end is None and "place" in slots and (
-                rng.random() < 0.14):
+                rng.random() < 0.25):
             # options: "sat or sun?", then the place, then one of them is picked
             start, end = slots["when"]  # type: ignore[misc]
             other = _wrong_time(str(start), rng)
