@@ -149,14 +149,14 @@ class GeneratorConfig(BaseModel):
     concurrent_decay: float = Field(default=0.7, gt=0, le=1.0)
     turns: TurnsConfig = Field(default_factory=TurnsConfig)
     atomic_ops: dict[str, float] = Field(
-        default_factory=lambda: {"simple_modification": 0.6, "timetable_linking": 0.2, "detail_removal": 0.2}
+        default_factory=lambda: {"simple_modification": 0.66, "timetable_linking": 0.2, "detail_removal": 0.14}
     )
     attributes: dict[str, float] = Field(
         default_factory=lambda: {"time": 0.5, "location": 0.2, "participants": 0.3}
     )
     endings: dict[str, float] = Field(
         default_factory=lambda: {
-            "keep": 0.7, "cancel_explicit": 0.05, "cancel_implicit": 0.12, "dropout": 0.07, "fail": 0.06,
+            "keep": 0.72, "cancel_explicit": 0.03, "cancel_implicit": 0.12, "dropout": 0.07, "fail": 0.06,
         }
     )
     noise: NoiseConfig = Field(default_factory=NoiseConfig)

@@ -414,8 +414,12 @@ def _negotiate(rng: random.Random, config: GeneratorConfig, b: _Builder, turns: 
         intent = "cancel" if ending == "cancel_explicit" else "cancel_implicit"
         if profile.group is not None and by != "USER":
             # in a group, "broke my wrist, next time" from one member says they drop out, not that
-            # the event is off: an organiser calling it off for everyone says so
-            intent = "cancel"
+            # the event is off: an organiser calling it off for everyone says so; more often it is
+            # the user who cannot make it
+            if intent == "cancel_implicit" and rng.random() < 0.6:
+                by = "USER"
+            else:
+                intent = "cancel"
         turns.append(Turn("cancel", by, intent, state=None))
     elif ending == "dropout":
         turns.append(Turn("dropout", "USER", "user_dropout", state=None))

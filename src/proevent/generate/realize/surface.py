@@ -95,8 +95,9 @@ def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
     used = used if used is not None else set()
     h, m = _hm(start)
     clock = rng.choice(time_phrases(h, m, formal))
-    if not formal and m in (0, 30) and natural_half(h, hours) and rng.random() < 0.8:
-        clock = str(h % 12 or 12) if m == 0 else rng.choice((f"{h % 12 or 12}:30", f"{h % 12 or 12}.30"))
+    if not formal and natural_half(h, hours) and rng.random() < 0.85:
+        h12 = h % 12 or 12
+        clock = str(h12) if m == 0 else rng.choice((f"{h12}:{m:02d}", f"{h12}.{m:02d}"))
         used.add("bare_hour")
     if "ish" in clock:
         used.add("approximate_time")
