@@ -69,7 +69,7 @@ def realistic(req: dict) -> Reply:
     end as "till 9"; everything else keeps its draft."""
     def text(ln: dict) -> str:
         need = ln["must_express"]
-        if _is(ln, "acceptance"):
+        if _is(ln, "acceptance") and not need:  # a pick among options must still say which one
             return "👍"
         if "start" not in need or set(need) - {"day", "start", "end", "place"} or " " in need.get("end", ""):
             return ln["draft"]
@@ -118,7 +118,7 @@ def test_faithful_replies_make_valid_cases(scripted_server):
 
 
 def test_realistic_replies_pass_the_check_without_a_retry(scripted_server):
-    """Bare hours, "7ish", lower-case places and a lone 👍 for every acceptance: no reply is
+    """Bare hours, "7ish", lower-case places and a lone 👍 for every acceptance that names no value: no reply is
     rejected by the realiser's check and nothing is asked twice."""
     texts: list[str] = []
 
