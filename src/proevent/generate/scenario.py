@@ -34,6 +34,10 @@ def second_event(rng: random.Random, config: GeneratorConfig, traj: Trajectory, 
             ln.slots["ref"] = int(ln.slots["ref"]) + ref_offset  # type: ignore[arg-type]
     if lines:
         lines[0].new_session = True
+        if not preexisting:  # a new plan with the same people says it is another one
+            first = next((ln for ln in lines if ln.turn == 0 and ln.speaker == second.speaker(second.turns[0].by)),
+                         lines[0])
+            first.slots["another"] = True
     return second, lines
 
 

@@ -264,6 +264,8 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
         if current is not None and traj.preexisting:
             slots.update(_about(traj, current, rng))
         if turn.kind in ("cancel", "dropout", "abandon"):
+            if turn.intent == "cancel" and traj.group and who != traj.user:
+                slots["for_all"] = True  # an organiser calls it off for everyone, and says so
             chat.add(who, turn.intent, slots, new_session=first, effect=turn.kind != "abandon", state=None)
             chat.add(_responder(traj, who, rng), "ack", {"after": turn.intent})
             current = None

@@ -149,16 +149,18 @@ def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: ran
 
 
 def ref_words(ref: EventState, historical: bool, shared: bool, at: datetime, formal: bool,
-              rng: random.Random) -> str:
-    """How a speaker points at an event of the user's timetable."""
+              rng: random.Random, precise: bool = False) -> str:
+    """How a speaker points at an event of the user's timetable (``precise``: other events of the
+    same kind lie in the same month, so only the date tells them apart)."""
     d0 = ref.description
     desc = d0[0].lower() + d0[1:] if len(d0) > 1 and d0[1].islower() else d0  # "PT session" stays
     start = ref.start or ""
     if historical:
         d = date.fromisoformat(start[:10])
         month = MONTHS[d.month - 1].capitalize()
-        forms = [f"our {desc} in {month}", f"the {desc} on {month} {d.day}"]
-        if shared:
+        forms = [f"the {desc} on {month} {d.day}"] if precise else [f"our {desc} in {month}",
+                                                                      f"the {desc} on {month} {d.day}"]
+        if shared and not precise:
             forms += ["last time", "last time we met"] if formal else ["last time", "the last one"]
         return rng.choice(forms)
     return f"my {desc} {day_words(start, at, formal, rng)}"

@@ -183,6 +183,8 @@ def address(person: str | None, ctx: ChatContext, voice: str, rng: random.Random
     return _first(person) if roll > 0.8 else nick
 
 
+_CALLED_OFF = re.compile(r"\b(?:off|cancel\w*|can't go ahead|has to go)\b", re.IGNORECASE)
+"""What a cancellation for everyone says (a member's "can't do it anymore" only drops them out)."""
 _DATA_SLOTS = frozenset({"when", "day", "time", "place", "person", "ref", "options", "choice", "other", "shift"})
 """Slots whose value comes from the line (the others are drawn: act, reason, name)."""
 _SAME_AS = {"join": "condition_met"}  # a member who now comes says so like a condition met
@@ -233,7 +235,8 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
     s = line.slots
     for _ in range(32):  # an optional part may name a value this line does not have ("[ {day}|]")
         tpl = expand(rng.choice(table[_intent_key(line, table)]), tables, rng)
-        if all(slot in s or slot not in _DATA_SLOTS for slot in _SLOT.findall(tpl)):
+        if all(slot in s or slot not in _DATA_SLOTS for slot in _SLOT.findall(tpl)) and (
+                not s.get("for_all") or _CALLED_OFF.search(tpl)):
             break
     else:
         raise ValueError(f"no template of {line.intent!r} fits the slots {sorted(s)}")
@@ -294,7 +297,10 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             ref = ctx.refs[int(s["ref"])]  # type: ignore[arg-type]
             # "last time" only points somewhere when one earlier event with the contact is on record
             shared = ref.shared_with_contact and sum(1 for r in ctx.refs if r.historical and r.shared_with_contact) == 1
-            values[slot] = ref_words(ref.state, ref.historical, shared, at, formal, rng)
+            month = (ref.state.start or "")[:7]
+            precise = any(r is not ref and r.historical and r.state.description == ref.state.description
+                          and (r.state.start or "")[:7] == month for r in ctx.refs)
+            values[slot] = ref_words(ref.state, ref.historical, shared, at, formal, rng, precise)
         elif slot in ("reason", "reason_cap"):
             r = values.get("reason") or _reason(reason_kind, voice, category, rng)
             values["reason"] = r
@@ -302,6 +308,10 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         elif slot == "name":
             values[slot] = address(line.addressee, ctx, voice, rng)
     text = _SLOT.sub(lambda m: values.get(m.group(1), ""), tpl)
+    if s.get("another"):  # a second event with the same people: not a move of the first one
+        head = rng.choice(("Separately, ", "Also, ", "One more: ")) if formal else rng.choice(
+            ("also ", "and another one: ", "separate thing, ", "one more: ", "oh and "))
+        text = head + (text if formal else text[0].lower() + text[1:])
     if "about" in s and "{day}" not in tpl and "{ref}" not in tpl:
         act, day = s["about"]  # type: ignore[misc]
         head = _about((act if "{act}" not in tpl else "", day), at, line.speaker == ctx.user, formal, rng)
