@@ -217,3 +217,13 @@ def test_a_day_in_a_range_keeps_its_own_reading():
     r = read("fri to sun?", sat)
     sun = r.days[1]
     assert sun.best == date(2026, 3, 22) and sun.days == {date(2026, 3, 15), date(2026, 3, 22)}
+
+
+def test_a_kiss_after_a_time_does_not_hide_it():
+    from datetime import datetime
+
+    from proevent.timeexpr import read
+
+    at = datetime(2026, 10, 19, 16, 29)
+    assert read("im busy until 12.45 x", at).times() == {(12, 45)}
+    assert (19, 0) in read("see you at 7 x", at).times()
