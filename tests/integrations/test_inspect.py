@@ -313,3 +313,21 @@ def test_a_failed_model_call_is_a_sample_error_not_an_empty_answer(tmp_path: Pat
     assert not any(s.store.get("proevent:lines") for s in log.samples)  # no empty answer was recorded
     with pytest.raises(InspectLogError, match="status error"):
         import_inspect_logs([log.location], tmp_path / "strict", strict=True)
+
+
+def test_a_reply_holding_a_lone_surrogate_is_stored_well_formed(tmp_path: Path) -> None:
+    """Replies through inspect skip proevent's client: the solver makes their text well-formed too
+    (issue 12, finding 2), so the line is written and the raw text keeps U+FFFD in its place."""
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    def model(input, tools, tool_choice, config):
+        out = ModelOutput.from_content("mockllm", '{"ops": []} \ud800')
+        out.usage = ModelUsage(input_tokens=100, output_tokens=10, total_tokens=110)  # no tokenizer download
+        return out
+
+    logs = inspect_eval(proevent_single(dataset=str(TINY), cases="tiny-02"), model="mockllm/model",
+                        model_args={"custom_outputs": model}, log_dir=str(tmp_path), display="none")
+    assert logs[0].status == "success", logs[0].error
+    lines = [line for s in logs[0].samples for line in s.store["proevent:lines"]]
+    assert lines and all("\ufffd" in (line.get("raw") or "") for line in lines if line.get("raw"))
+    assert any(line.get("raw") for line in lines)

@@ -34,6 +34,7 @@ from inspect_ai.util import LimitExceededError
 from proevent.agents import create_agent, get_spec
 from proevent.io import Dataset, load_dataset
 from proevent.llm import Completion, ToolCall, split_reasoning
+from proevent.llm.text import well_formed
 from proevent.model import Event, PredictionLine, Timetable, parse_ops
 from proevent.runner.core import answer
 
@@ -144,7 +145,7 @@ class InspectClient:
             self.call_error = exc
             raise
         latency = output.time if output.time is not None else time.perf_counter() - start
-        raw = output.completion or ""
+        raw = well_formed(output.completion or "")  # a lone surrogate must not break the prediction writer
         text, think = split_reasoning(raw)
         extra = _reasoning(output)
         reasoning = f"{extra}\n\n{think}" if extra and think else (extra or think)
