@@ -181,7 +181,7 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
         day = {"day": traj.initial_state.start[:10]} if traj.initial_state and traj.initial_state.start else {}
         lines += [Line(user, "remind", {"act": rng.choice(profile.acts), **day}, new_session=True, turn=0),
                   Line(profile.name, "react", turn=0)]
-    planned.append(("target", profile.group.name if profile.group else profile.name,
+    planned.append(("target", profile.group.name if profile.group else _chat_name(profile),
                     "group" if profile.group else "direct", traj.members, lines, target_voices, 0,
                     profile.category, list(profile.acts)))
     if relayed is not None:
@@ -256,6 +256,15 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
     }
     return CasePlan(f"pe-{index + 1:05d}", user, rng.choice(names().timezones), start, window, initial, chats,
                     traj, meta, keys=keys, tags=tags)
+
+
+def _chat_name(profile: Profile) -> str:
+    """A service's chat shows the business ("Brightsmile Dental"), as phones show a saved business;
+    a person's chat their name."""
+    if not profile.contact_attends:
+        return profile.relation.split(" at ", 1)[1] if " at " in profile.relation else (
+            f"{profile.name} ({profile.relation})")
+    return profile.name
 
 
 def _relay_after_target(chats: list[PlannedChat]) -> None:

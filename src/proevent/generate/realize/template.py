@@ -309,8 +309,8 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             values[slot] = address(line.addressee, ctx, voice, rng)
     text = _SLOT.sub(lambda m: values.get(m.group(1), ""), tpl)
     if s.get("another"):  # a second event with the same people: not a move of the first one
-        head = rng.choice(("Separately, ", "Also, ", "One more: ")) if formal else rng.choice(
-            ("also ", "and another one: ", "separate thing, ", "one more: ", "oh and "))
+        head = rng.choice(("Separately, another booking: ", "One more appointment: ")) if formal else rng.choice(
+            ("another one: ", "separate thing, ", "new plan: ", "one more plan: "))
         text = head + (text if formal else text[0].lower() + text[1:])
     if "about" in s and "{day}" not in tpl and "{ref}" not in tpl:
         act, day = s["about"]  # type: ignore[misc]
