@@ -73,7 +73,8 @@ def compare_cmd(
     from rich.table import Table
 
     from proevent.cli.evaluate_cmds import pct
-    from proevent.report import compare_results, load_scored_runs
+    from proevent.evaluate import compare_results
+    from proevent.report import comparison_json, load_scored_runs
 
     a, b = load_scored_runs([run_a, run_b], dataset=dataset, judge=judge, n_boot=0, seed=seed)
     cmp = compare_results(a.dataset, a.result, b.result, n_boot=n_boot, seed=seed)
@@ -107,38 +108,6 @@ def compare_cmd(
     if json_out is not None:
         json_out.write_text(json.dumps(comparison_json(cmp, a.label, b.label), indent=2) + "\n", encoding="utf-8")
         console.print(f"wrote {json_out}", highlight=False)
-
-
-def comparison_json(cmp, label_a: str, label_b: str) -> dict:
-    return {
-        "format": "proevent.compare/1",
-        "a": label_a,
-        "b": label_b,
-        "cases": cmp.cases,
-        "n_boot": cmp.n_boot,
-        "seed": cmp.seed,
-        "repeats": {"a": cmp.repeats[0], "b": cmp.repeats[1]},
-        "metrics": {
-            d.key: {
-                "a": d.a,
-                "b": d.b,
-                "diff": d.diff,
-                "ci": list(d.ci) if d.ci else None,
-                "p_value": d.p_value,
-                "resamples": d.resamples,
-            }
-            for d in cmp.metrics
-        },
-        "disagreements": [
-            {
-                "case_id": d.case_id,
-                "single_steps": [{"t": t, "a_exact": x, "b_exact": y} for t, x, y in d.single_steps],
-                "tsr": list(d.tsr) if d.tsr else None,
-                "esr": list(d.esr) if d.esr else None,
-            }
-            for d in cmp.disagreements
-        ],
-    }
 
 
 @app.command("quickstart")

@@ -23,6 +23,7 @@ from proevent.evaluate.api import (
     label_order,
     line_ops,
 )
+from proevent.evaluate.compare import CaseDisagreement, Comparison, MetricDiff, compare_results, disagreements
 from proevent.evaluate.equivalence import Comparator, is_cosmetic
 from proevent.evaluate.judges import JUDGES, ExactJudge, FuzzyJudge, LocationJudge, get_judge
 from proevent.evaluate.matching import event_matching, max_matching
@@ -31,7 +32,8 @@ from proevent.evaluate.normalize import People, canonical_name, normalize_locati
 from proevent.evaluate.single import QuestionScore, previous_timetable, score_question
 
 __all__ = [
-    "BREAKDOWN_KEYS", "CaseRows", "group_cases", "label_order", "repeat_stats", "resample_weights",
+    "BREAKDOWN_KEYS", "CaseDisagreement", "CaseRows", "Comparison", "MetricDiff", "compare_results",
+    "disagreements", "group_cases", "label_order", "repeat_stats", "resample_weights",
     "resampled_ratios", "resampled_repeat_means",
     "JUDGES", "METRICS_VERSION", "METRIC_KEYS", "CaseTrace", "Comparator", "EvaluationResult", "ExactJudge",
     "FuzzyJudge", "LocationJudge", "People", "QuestionScore", "StepTrace", "bootstrap_intervals",

@@ -38,6 +38,12 @@ class QuestionScore:
         done = {j for _, j in self.matches}
         return [j for j in range(len(self.gold)) if j not in done]
 
+    @property
+    def exact(self) -> bool:
+        """Exactly right: answered without error, every operation valid and matched both ways.
+        The one rule the viewer, the comparison and the error analysis read."""
+        return not (self.missing or self.error or self.unmatched_pred or self.unmatched_gold or self.invalid)
+
     def counts(self) -> dict[str, int]:
         """|P|, |G|, |P∩G| overall and per operation type."""
         out = {"p": len(self.pred), "g": len(self.gold), "m": len(self.matches)}

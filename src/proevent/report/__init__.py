@@ -5,7 +5,7 @@ matplotlib and jinja2 (the ``report`` extra) are imported only when plots or the
 
 from proevent.report.build import ReportOutput, write_report
 from proevent.report.collect import MixedDatasetsError, ScoredRun, check_same_dataset, load_scored_runs
-from proevent.report.compare import Comparison, compare_results
+from proevent.report.compare import comparison_json
 from proevent.report.error_summary import ErrorSummary, summarize_errors
 from proevent.report.errors import Category, ErrorItem, categories, categorize
 from proevent.report.table import COLUMNS, ReportTable, build_table, to_csv, to_latex, to_markdown
@@ -13,7 +13,6 @@ from proevent.report.table import COLUMNS, ReportTable, build_table, to_csv, to_
 __all__ = [
     "COLUMNS",
     "Category",
-    "Comparison",
     "ErrorItem",
     "ErrorSummary",
     "MixedDatasetsError",
@@ -24,7 +23,7 @@ __all__ = [
     "categories",
     "categorize",
     "check_same_dataset",
-    "compare_results",
+    "comparison_json",
     "load_scored_runs",
     "summarize_errors",
     "to_csv",
