@@ -1,139 +1,108 @@
-"""Benchmark the evaluator: 100,000 single-step questions and 10,000 multi-step cases.
+"""Benchmark what users run: `proevent evaluate` (and `run --agent oracle`) on generated datasets.
 
-Builds a synthetic dataset and a noisy run in memory (not timed), then scores them with the
-``fuzzy`` judge and no intervals, and prints questions per second, the total time and peak memory.
-Target on a 2-core machine: under 10 s in all, under 1 GB.
+For each size (default 1,279, 5,000 and 10,000 cases, seed 0) the script generates a dataset and a
+`rules` run in both modes once (kept under --work and reused by later calls), then measures, each
+in a fresh process and as the median of --repeat tries:
 
-    python bench/bench_evaluate.py [--questions 100000] [--multi-cases 10000] [--seed 0]
+- `proevent evaluate DATASET RUN` with the bootstrap intervals and breakdowns (what the command
+  does by default), and with `--no-ci`;
+- the independent stdlib reference scorer (bench/reference_scorer.py) on the same files;
+- `proevent run DATASET --agent oracle --mode both` into a new folder.
+
+Printed: CPU seconds (user + system of the process), peak resident memory, and the CPU seconds
+per 1,000 cases with the slope between sizes. Targets at 10,000 cases on a 2-core machine
+(issue 14): evaluate with intervals <= 5 s CPU and <= 600 MB, the per-1,000-case slope at 10k
+within 10% of the slope at 1k, faster than the reference scorer; `run --agent oracle` <= 6 s CPU
+and <= 600 MB.
+
+    python bench/bench_evaluate.py [--sizes 1279 5000 10000] [--repeat 3] [--work DIR]
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import resource
-import time
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
-from proevent.evaluate import evaluate
-from proevent.io.dataset import Dataset
-from proevent.io.run import Run
-from proevent.model import (
-    Case,
-    DatasetCounts,
-    DatasetManifest,
-    DeleteOp,
-    InsertOp,
-    PredictionLine,
-    RunManifest,
-    Step,
-    Timetable,
-    UpdateOp,
-    make_event,
-    op_to_json,
-)
-
-PEOPLE = ["Jerry Chen", "Tom Baker", "Ana Ruiz", "Li Wei", "Sam Okafor"]
-PLACES = ["Blue Ridge trailhead", "Cafe Nero", "Conference Room A", "Conference Room B", "City Gym", "Main Library"]
+ROOT = Path(__file__).resolve().parents[1]
+CLI = "import sys; from proevent.cli import main; sys.exit(main())"
 
 
-def _event(rng: random.Random) -> dict:
-    day = rng.randint(10, 28)
-    return {
-        "start": f"2026-03-{day:02d}T{rng.randint(8, 20):02d}:00",
-        "end": None if rng.random() < 0.5 else f"2026-03-{day:02d}T21:00",
-        "location": rng.choice(PLACES),
-        "participants": ["Jerry Chen", *rng.sample(PEOPLE[1:], rng.randint(1, 3))],
-        "description": "event",
-    }
+def measure(args: list[str], cwd: Path) -> tuple[float, float]:
+    """CPU seconds and peak memory (MB) of one child process, from os.wait4's resource usage."""
+    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise SystemExit(f"failed ({status}): {' '.join(args)}\n{proc.stderr.read().decode()[-2000:]}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def make_case(idx: int, n_steps: int, rng: random.Random) -> Case:
-    table = Timetable([make_event(f"e{i}", **_event(rng)) for i in range(1, rng.randint(2, 4))])
-    initial = table.events
-    steps = []
-    for t in range(1, n_steps + 1):
-        ops = []
-        if rng.random() < 0.6:
-            ids = [e.id for e in table]
-            kind = rng.choice(["insert", "insert", "update", "delete"]) if ids else "insert"
-            if kind == "insert":
-                ops.append(InsertOp.model_validate({"event": _event(rng)}))
-            elif kind == "update":
-                attr = rng.choice(["start", "location", "participants"])
-                ops.append(UpdateOp(id=rng.choice(ids), attribute=attr, value=_event(rng)[attr]))
-            else:
-                ops.append(DeleteOp(id=rng.choice(ids)))
-        table = table.apply(ops).timetable
-        steps.append(Step(t=t, start="2026-03-09T08:00", end="2026-03-09T12:00", messages=[], gold_ops=ops,
-                          gold_timetable=table.events))
-    return Case(case_id=f"b-{idx:06d}", user="Jerry Chen", start="2026-03-09T08:00", initial_timetable=initial,
-                chats=[{"chat_id": "c1", "name": "g", "type": "group", "members": PEOPLE}], steps=steps,
-                meta={"negotiation_turns": rng.randint(1, 5), "category": rng.choice(["dining", "work"])})
+def median_of(repeat: int, args: list[str], cwd: Path, before=None) -> tuple[float, float]:
+    tries = []
+    for _ in range(repeat):
+        if before:
+            before()
+        tries.append(measure(args, cwd))
+    return statistics.median(t[0] for t in tries), max(t[1] for t in tries)
 
 
-def noisy(ops: list, rng: random.Random) -> list:
-    """The gold operations, sometimes dropped, mistyped or joined by a spurious insert."""
-    out = []
-    for op in ops:
-        raw = op_to_json(op)
-        r = rng.random()
-        if r < 0.15:
-            continue
-        if r < 0.3 and raw["op"] == "insert":
-            loc = raw["event"]["location"]
-            raw["event"]["location"] = loc[:-2] + loc[-1] + loc[-2]  # a typo for the fuzzy judge
-        out.append(raw)
-    if rng.random() < 0.1:
-        out.append({"op": "insert", "event": _event(rng)})
-    return out
+def prepare(work: Path, cases: int) -> Path:
+    folder = work / f"n{cases}"
+    if not (folder / "rules" / "predictions.jsonl").exists():
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        print(f"  preparing {cases:,} cases in {folder} (generate + rules run, not timed) ...", flush=True)
+        for step in (["generate", "-o", "ds", "--cases", str(cases), "--seed", "0", "-q"],
+                     ["run", "ds", "--agent", "rules", "--mode", "both", "-o", "rules"]):
+            measure([sys.executable, "-c", CLI, *step], folder)
+    return folder
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--questions", type=int, default=100_000)
-    ap.add_argument("--multi-cases", type=int, default=10_000)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1279, 5000, 10000])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "proevent-bench-evaluate")
     args = ap.parse_args()
-    rng = random.Random(args.seed)
-
-    t0 = time.perf_counter()
-    single_ds, single_run, n_single = build(rng, "single", lambda n_q, n_c: n_q < args.questions)
-    multi_ds, multi_run, n_multi = build(rng, "multi", lambda n_q, n_c: n_c < args.multi_cases)
-    build_s = time.perf_counter() - t0
-    print(f"built {n_single} single-step questions and {n_multi} multi-step cases in {build_s:.1f} s (not timed)")
-
-    t1 = time.perf_counter()
-    single = evaluate(single_ds, single_run, judge="fuzzy", ci=False).metrics["single"]
-    t2 = time.perf_counter()
-    multi = evaluate(multi_ds, multi_run, judge="fuzzy", ci=False).metrics["multi"]
-    t3 = time.perf_counter()
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    total = t3 - t1
-    print(f"single-step: {single['questions']:,} questions in {t2 - t1:.2f} s "
-          f"({single['questions'] / (t2 - t1):,.0f} questions/s)")
-    print(f"multi-step:  {multi['cases']:,} cases in {t3 - t2:.2f} s ({multi['cases'] / (t3 - t2):,.0f} cases/s)")
-    print(f"total scoring time {total:.2f} s; peak memory (whole process, incl. the in-memory data) {peak_mb:,.0f} MB")
-    print(f"recall {single['recall']:.3f}  precision {single['precision']:.3f}  "
-          f"ESR {multi['esr']:.3f}  TSR {multi['tsr']:.3f}")
-    print(f"targets: under 10 s -> {'OK' if total < 10 else 'MISSED'}; under 1 GB -> "
-          f"{'OK' if peak_mb < 1024 else 'MISSED'}")
-
-
-def build(rng: random.Random, mode: str, more) -> tuple[Dataset, Run, int]:
-    cases, lines, n_q = [], {}, 0
-    while more(n_q, len(cases)):
-        case = make_case(len(cases), rng.randint(4, 8), rng)
-        cases.append(case)
-        for step in case.steps:
-            line = PredictionLine(case_id=case.case_id, mode=mode, t=step.t, ops=noisy(step.gold_ops, rng))
-            lines[line.key] = line
-        n_q += len(case.steps)
-    manifest = DatasetManifest(name="bench", version="0", created="2026-11-29T00:00",
-                               counts=DatasetCounts(cases=len(cases), steps=n_q, single_step_questions=n_q),
-                               sha256={"cases.jsonl": ""})
-    run = Run(manifest=RunManifest(created="", proevent_version="0", agent="bench",
-                                   dataset={"name": "bench", "version": "0", "sha256": ""}), lines=lines)
-    return Dataset(manifest=manifest, cases=cases), run, (n_q if mode == "single" else len(cases))
+    py = sys.executable
+    rows = []
+    for n in args.sizes:
+        folder = prepare(args.work, n)
+        oracle = folder / "oracle"
+        row = {
+            "n": n,
+            "eval": median_of(args.repeat, [py, "-c", CLI, "evaluate", "ds", "rules"], folder),
+            "eval_noci": median_of(args.repeat, [py, "-c", CLI, "evaluate", "ds", "rules", "--no-ci"], folder),
+            "reference": median_of(1, [py, str(ROOT / "bench" / "reference_scorer.py"), "ds", "rules"], folder),
+            "oracle": median_of(args.repeat, [py, "-c", CLI, "run", "ds", "--agent", "oracle", "--mode", "both",
+                                              "-o", "oracle"], folder, lambda o=oracle: shutil.rmtree(o, True)),
+        }
+        rows.append(row)
+        print(f"{n:>7,} cases: evaluate {row['eval'][0]:6.2f} s CPU {row['eval'][1]:6.0f} MB | --no-ci "
+              f"{row['eval_noci'][0]:6.2f} s {row['eval_noci'][1]:6.0f} MB | reference scorer "
+              f"{row['reference'][0]:6.2f} s {row['reference'][1]:5.0f} MB | run --agent oracle "
+              f"{row['oracle'][0]:6.2f} s {row['oracle'][1]:6.0f} MB", flush=True)
+    print("\nCPU seconds per 1,000 cases (evaluate with intervals):")
+    for a, b in zip(rows, rows[1:]):
+        slope = (b["eval"][0] - a["eval"][0]) / (b["n"] - a["n"]) * 1000
+        print(f"  {a['n']:,} -> {b['n']:,}: slope {slope:.2f} s")
+    for r in rows:
+        print(f"  at {r['n']:,}: {r['eval'][0] / r['n'] * 1000:.2f} s per 1,000 (evaluate), "
+              f"{r['reference'][0] / r['eval'][0]:.1f}x faster than the reference scorer")
+    big = rows[-1]
+    if big["n"] >= 10000:
+        first, last = rows[0]["eval"][0] / rows[0]["n"], big["eval"][0] / big["n"]
+        checks = [("evaluate <= 5 s CPU", big["eval"][0] <= 5), ("evaluate <= 600 MB", big["eval"][1] <= 600),
+                  ("per-case cost at 10k within 10% of 1k", last <= 1.1 * first),
+                  ("faster than the reference", big["eval"][0] < big["reference"][0]),
+                  ("run --agent oracle <= 6 s CPU", big["oracle"][0] <= 6),
+                  ("run --agent oracle <= 600 MB", big["oracle"][1] <= 600)]
+        print("targets at 10,000 cases: " + "; ".join(f"{name} {'OK' if ok else 'MISSED'}" for name, ok in checks))
 
 
 if __name__ == "__main__":

