@@ -5,11 +5,13 @@ from pathlib import Path
 
 import pytest
 
+from proevent.agents.protocol import build_observation
 from proevent.evaluate import evaluate
 from proevent.io import load_dataset, load_run
-from proevent.model import op_to_json
+from proevent.model import Timetable, op_to_json
+from proevent.runner import RunDriftError, RunLockedError
 from proevent.web.config import ServeConfig
-from proevent.web.human import DRAFTS_FILE, HumanSession, Item, StaleQuestion, observation, sample_cases
+from proevent.web.human import DRAFTS_FILE, HumanSession, Item, StaleQuestion, sample_cases
 
 
 def _session(dataset_dir: Path, out: Path, **kw) -> HumanSession:
@@ -25,14 +27,19 @@ def test_sampling_is_seeded(dataset_dir: Path) -> None:
     assert [c.case_id for c in sample_cases(ds, None, 0)] == ["pe-001", "pe-002", "pe-003"]
 
 
-def test_observation_holds_what_an_agent_sees(dataset_dir: Path) -> None:
+def test_observation_is_the_one_an_agent_sees(dataset_dir: Path, tmp_path: Path) -> None:
+    s = _session(dataset_dir, tmp_path / "h", context=1)
+    s.submit(Item("pe-001", 1))
+    obs = s.observation(Item("pe-001", 2))
+    s.close()
     case = load_dataset(dataset_dir).case("pe-001")
-    obs = observation(case, 2, case.steps[0].gold_timetable, context=1)
+    assert obs == build_observation(case, 2, Timetable(case.steps[0].gold_timetable), mode="single",
+                                    context_messages=1)
     assert obs.user == "Jerry Chen" and obs.now == "2026-03-09T16:00"
-    assert [c.chat_id for c in obs.chats] == ["c1"]  # only chats with new messages
+    assert [c.chat.chat_id for c in obs.chats] == ["c1"]  # only chats with new messages
     assert [m.text for m in obs.chats[0].new] == ["works for me", "great, saturday 9-13 at Blue Ridge trailhead"]
     assert [m.sender for m in obs.chats[0].context] == ["Jerry Chen"]  # the last 1 earlier message
-    assert [e.id for e in obs.timetable] == ["e1", "e2"]
+    assert [e.id for e in obs.timetable.events] == ["e1", "e2"]
 
 
 def test_answers_are_validated_saved_and_scored(dataset_dir: Path, tmp_path: Path) -> None:
@@ -84,9 +91,12 @@ def test_resume_restores_answers_and_drafts(dataset_dir: Path, tmp_path: Path) -
     assert again.current() == second and again.progress()[0] == 1
     assert again.draft(second) == [{"op": "delete", "id": "e1"}]
     assert load_dataset(out / "sample").manifest.counts.cases == 2
-    with pytest.raises(ValueError, match="cannot resume: run.json has parameters"):
+    with pytest.raises(RunLockedError, match="another process"):  # a second server on the same folder
+        _session(dataset_dir, out, sample=2, seed=3)
+    again.close()
+    with pytest.raises(RunDriftError, match=r"differs in: .*agent_description\.seed"):
         _session(dataset_dir, out, sample=2, seed=4)
-    with pytest.raises(ValueError, match="cannot resume: run.json has agent"):
+    with pytest.raises(RunDriftError, match=r"differs in: agent, agent_description\.person"):
         HumanSession.open(load_dataset(dataset_dir),
                           ServeConfig(dataset=dataset_dir, human="Bob", out=out, sample=2, seed=3))
 
@@ -174,3 +184,34 @@ def test_taking_back_passes_over_steps_answered_without_being_shown(dataset_dir:
     s.submit(Item("pe-001", 3))
     assert s.current() == Item("pe-002", 1)  # the quiet step keeps its answer
     s.close()
+
+
+def test_a_human_run_folder_resumes_like_an_agent_run_and_evaluates(dataset_dir: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from proevent.cli import app
+    from proevent.runner import config_hash
+
+    out = tmp_path / "human-ann"
+    s = _session(dataset_dir, out)
+    s.submit(Item("pe-001", 1))
+    s.add_op(Item("pe-001", 2), {"op": "delete", "id": "e1"})
+    s.submit(Item("pe-001", 2))
+    s.close()
+    with (out / "predictions.jsonl").open("a") as fh:
+        fh.write('{"case_id": "pe-001", "mode": "sin')  # the server was killed mid-line
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["identity"]["agent"] == "human:Ann" and manifest["config_hash"] == config_hash(manifest["identity"])
+    again = _session(dataset_dir, out)  # the runner's store cuts the torn tail and resumes
+    assert again.current() == Item("pe-001", 3) and again.progress() == (2, 8)
+    again.close()
+    assert (out / "predictions.jsonl").read_text().endswith("\n")
+    assert len((out / "predictions.jsonl").read_text().splitlines()) == 2
+    cli = CliRunner()
+    refused = cli.invoke(app, ["run", str(dataset_dir), "--agent", "null", "--out", str(out), "--no-progress"])
+    assert refused.exit_code == 1 and "made with another configuration (differs in: agent" in refused.output
+    res = cli.invoke(app, ["evaluate", str(dataset_dir), str(out), "--no-ci"])
+    assert res.exit_code == 0, res.output
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["single"]["questions"] == 8 and metrics["single"]["missing"] == 6
+    assert metrics["single"]["precision"] == 0.0  # the delete of e1 at step 2 is not gold

@@ -16,12 +16,12 @@ from proevent.io import Dataset
 from proevent.io.run import Key, add_usage, empty_usage, line_usage, rounded_usage, run_usage
 from proevent.llm import LLMClient
 from proevent.model import Case, PredictionLine
-from proevent.runner.config import RunConfig, config_hash, public_config, run_identity
+from proevent.runner.config import RunConfig
 from proevent.runner.core import run_multi, run_single
 from proevent.runner.preflight import EndpointError, preflight
 from proevent.runner.progress import RunProgress
 from proevent.runner.secrets import redact_url, redact_value
-from proevent.runner.store import RunStore, make_manifest
+from proevent.runner.store import RunStore, open_store
 
 
 @dataclass
@@ -161,18 +161,6 @@ async def execute(
         if spec.needs_gold:
             options["dataset"] = dataset
         agent = create_agent(config.agent, **options)
-    description = agent.describe()
-    identity = run_identity(config, description, dataset.sha256, uses_llm=spec.needs_llm)
-    chash = config_hash(identity)
-    manifest = make_manifest(
-        agent=config.agent, description=description,
-        model=config.llm.model if config.llm and spec.needs_llm else None,
-        parameters=config.llm.request_params() if config.llm and spec.needs_llm else {},
-        dataset=dataset.ref(Path(out)),
-        extra={"config_hash": chash, "identity": identity, "config": public_config(config),
-               "modes": config.modes(), "repeats": config.repeats,
-               "context_messages": config.context_messages},
-    )
     priced = client.priced if client is not None else True
     budget = config.max_cost_usd if client is not None else None
     if budget is not None and not priced:
@@ -180,7 +168,7 @@ async def execute(
                          "price (--price-in/--price-out)")
     secrets = [k for k in [config.llm.api_key() if config.llm else None] if k]
     try:
-        store = RunStore(out, manifest, identity, chash).open(force=force)
+        store = open_store(config, agent.describe(), dataset, out, uses_llm=spec.needs_llm, force=force)
     except BaseException:
         if own_client and client is not None:
             await client.aclose()

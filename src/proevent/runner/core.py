@@ -74,6 +74,12 @@ async def run_single(
     )
 
 
+def advance(own: Timetable, ops: list[Any]) -> Timetable:
+    """The multi-step rule: the agent's own timetable after it answered ``ops`` (raw JSON, as in its
+    prediction line) at one step; invalid operations are not applied."""
+    return own.apply(parse_ops(ops)).timetable
+
+
 async def run_multi(
     agent: Agent,
     case: Case,
@@ -99,5 +105,5 @@ async def run_multi(
             result = emit(line)
             if result is not None:
                 await result
-        own = own.apply(parse_ops(line.ops)).timetable
+        own = advance(own, line.ops)
     return own

@@ -6,12 +6,16 @@ import json
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from proevent import __version__
 from proevent.io import PREDICTIONS_FILE, RUN_FILE, PredictionWriter, load_run, write_run_manifest
 from proevent.io.run import Key, RunWriteError, os_error_text
 from proevent.model import DatasetRef, PredictionLine, PromptRecord, RunManifest
+from proevent.runner.config import RunConfig, config_hash, public_config, run_identity
+
+if TYPE_CHECKING:
+    from proevent.io import Dataset
 
 
 class RunDriftError(ValueError):
@@ -68,8 +72,11 @@ class RunStore:
     skips answered keys. A torn last line (a killed writer) is cut off first.
     """
 
-    def __init__(self, path: str | Path, manifest: RunManifest, identity: dict[str, Any], chash: str) -> None:
+    def __init__(self, path: str | Path, manifest: RunManifest, identity: dict[str, Any], chash: str, *,
+                 fsync: bool = False) -> None:
         self.path = Path(path)
+        self.fsync = fsync
+        """fsync every line (a person's answers: each one is minutes of work)."""
         self.manifest = manifest
         self.identity = identity
         self.config_hash = chash
@@ -122,7 +129,7 @@ class RunStore:
                     raise RunWriteError(os_error_text(self.path / PREDICTIONS_FILE, exc, "cannot remove")) from None
             else:
                 self.manifest.created = old.get("created", self.manifest.created)
-        self.writer = PredictionWriter(self.path / PREDICTIONS_FILE)  # cuts a torn tail
+        self.writer = PredictionWriter(self.path / PREDICTIONS_FILE, fsync=self.fsync)  # cuts a torn tail
         self.write_manifest()
         self.existing = load_run(self.path).lines
         return self
@@ -168,3 +175,37 @@ def make_manifest(
         strategy=description.get("strategy", agent),
         **extra,
     )
+
+
+def open_store(
+    config: RunConfig,
+    description: dict[str, Any],
+    dataset: Dataset,
+    out: str | Path,
+    *,
+    uses_llm: bool,
+    agent: str | None = None,
+    parameters: dict[str, Any] | None = None,
+    force: bool = False,
+    fsync: bool = False,
+) -> RunStore:
+    """Open the run folder ``out`` for ``config`` (an agent's run, or a person's in human mode).
+
+    The identity (:func:`~proevent.runner.config.run_identity`) and its hash decide whether an
+    existing folder is resumed or refused; ``run.json`` records them with the public config.
+    ``agent`` is the name written to ``run.json`` (default ``config.agent``); ``parameters`` the
+    sampling parameters (default those of the model, when the agent uses one).
+    """
+    identity = run_identity(config, description, dataset.sha256, uses_llm=uses_llm)
+    chash = config_hash(identity)
+    llm = config.llm if uses_llm else None
+    manifest = make_manifest(
+        agent=agent or config.agent, description=description,
+        model=llm.model if llm else None,
+        parameters=parameters if parameters is not None else (llm.request_params() if llm else {}),
+        dataset=dataset.ref(Path(out)),
+        extra={"config_hash": chash, "identity": identity, "config": public_config(config),
+               "modes": config.modes(), "repeats": config.repeats,
+               "context_messages": config.context_messages},
+    )
+    return RunStore(out, manifest, identity, chash, fsync=fsync).open(force=force)

@@ -15,42 +15,22 @@ mode every step of each is asked, teacher-forced — and writes them as a datase
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from proevent import __version__
-from proevent.agents.protocol import QUIET, build_observation
-from proevent.io import (
-    Dataset,
-    FormatError,
-    PredictionWriter,
-    dumps_line,
-    load_dataset,
-    load_run,
-    write_dataset,
-    write_run_manifest,
-)
+from proevent.agents.protocol import Action, Observation, build_observation, quiet_action
+from proevent.io import Dataset, FormatError, PredictionWriter, load_dataset, write_dataset
 from proevent.io.jsonl import iter_jsonl
-from proevent.model import (
-    Case,
-    Event,
-    InvalidOp,
-    Message,
-    PredictionLine,
-    RunManifest,
-    Timetable,
-    op_to_json,
-    parse_op,
-    parse_ops,
-)
+from proevent.model import Case, InvalidOp, Timetable, op_to_json, parse_op, parse_ops
+from proevent.runner import RunConfig
+from proevent.runner.core import action_to_line, advance
+from proevent.runner.store import RunStore, open_store
 from proevent.web.caseview import before_timetable
 from proevent.web.config import ServeConfig
 
@@ -75,28 +55,6 @@ class Item:
     t: int
 
 
-@dataclass
-class ChatView:
-    chat_id: str
-    name: str
-    type: str
-    members: list[str]
-    context: list[Message]
-    new: list[Message]
-
-
-@dataclass
-class Observation:
-    """What an agent is given at one step, and so what the person sees."""
-
-    user: str
-    now: str
-    window_start: str
-    timetable: list[Event]
-    chats: list[ChatView]
-    people: list[str]
-
-
 def sample_cases(dataset: Dataset, n: int | None, seed: int) -> list[Case]:
     """``n`` cases drawn without replacement by ``random.Random(seed)``, in dataset order (all when None)."""
     if n is None or n >= len(dataset.cases):
@@ -105,18 +63,25 @@ def sample_cases(dataset: Dataset, n: int | None, seed: int) -> list[Case]:
     return [c for i, c in enumerate(dataset.cases) if i in picked]
 
 
-def observation(case: Case, t: int, timetable: list[Event], context: int) -> Observation:
-    """The observation of step ``t``, built by the agents' own :func:`build_observation`, so the
-    person sees exactly what an agent sees: new messages grouped by chat, up to ``context``
-    earlier messages of those chats, the timetable and the time."""
-    obs = build_observation(case, t, Timetable(timetable), mode="single", context_messages=context)
-    chats = [ChatView(u.chat.chat_id, u.chat.name, u.chat.type, list(u.chat.members), list(u.context),
-                      list(u.new)) for u in obs.chats]
-    return Observation(obs.user, obs.now, obs.window_start, timetable, chats, case.people())
+def human_run_config(config: ServeConfig, cases: list[Case]) -> tuple[RunConfig, dict[str, Any]]:
+    """The run config and agent description of a person's run: the runner's identity (and its
+    hash) is built from them, so a folder is resumed or refused by the same rule as an agent's."""
+    assert config.human is not None
+    run_config = RunConfig(
+        agent=f"human:{config.human}", mode=config.mode, concurrency=1, context_messages=config.context,  # type: ignore[arg-type]
+        cases=[c.case_id for c in cases] if config.sample is not None else None,
+    )
+    description = {"strategy": "human", "person": config.human, "mode": config.mode, "sample": config.sample,
+                   "seed": config.seed}
+    return run_config, description
 
 
 class HumanSession:
-    """The questions, the answers so far and the drafts of one person on one dataset."""
+    """The questions, the answers so far and the drafts of one person on one dataset.
+
+    The run folder is the runner's :class:`~proevent.runner.store.RunStore`: the same identity
+    hash, lock, writer (fsynced), torn-tail cut and resume as an agent's run.
+    """
 
     def __init__(self, dataset: Dataset, config: ServeConfig, folder: Path, cases: list[Case]) -> None:
         self.dataset = dataset
@@ -129,68 +94,49 @@ class HumanSession:
         self.drafts: dict[Item, list[Any]] = {}
         self.shown_at: dict[Item, float] = {}
         self.lock = threading.Lock()
-        self._writer: PredictionWriter | None = None
+        self._store: RunStore | None = None
+        self._drafts: PredictionWriter | None = None
 
     @classmethod
     def open(cls, dataset: Dataset, config: ServeConfig) -> HumanSession:
         """Create the run folder, or resume it after checking it was made by the same settings.
 
         Raises:
-            ValueError: the folder holds a run of another person, dataset or sampling.
+            RunDriftError: the folder holds a run of another person, dataset, mode or sampling.
+            RunLockedError: another process (a second ``proevent serve``) has the folder open.
             FormatError: a file of the folder is malformed.
         """
         assert config.human is not None and config.output_path is not None
         folder = config.output_path
         cases = sample_cases(dataset, config.sample, config.seed)
         session = cls(dataset, config, folder, cases)
-        expected = session._manifest()
-        if (folder / "run.json").exists():
-            run = load_run(folder)
-            for key in ("agent", "parameters", "dataset"):
-                have, want = getattr(run.manifest, key), getattr(expected, key)
-                if key == "dataset":  # the same data, wherever it lies now
-                    have, want = have.key(), want.key()
-                if have != want:
-                    raise ValueError(
-                        f"{folder}: cannot resume: run.json has {key} {_show(have)}, "
-                        f"this session has {_show(want)} (use another --out)"
-                    )
-            for (case_id, mode, t, rep), line in run.lines.items():
-                item = Item(case_id, t)
-                if mode == session.mode and rep == 0 and case_id in session.cases:
-                    session.answers[item] = list(line.ops)
+        run_config, description = human_run_config(config, cases)
+        parameters = {"mode": config.mode, "sample": config.sample, "seed": config.seed, "context": config.context}
+        store = open_store(run_config, description, dataset, folder, uses_llm=False, parameters=parameters,
+                           fsync=True)
+        session._store = store
+        try:
+            for (case_id, mode, t, rep), line in store.existing.items():
+                if mode == session.mode and rep == 0 and case_id in session.cases and line.error is None:
+                    session.answers[Item(case_id, t)] = list(line.ops)
+            session._drafts = PredictionWriter(folder / DRAFTS_FILE, fsync=True)  # cuts a torn tail
             session._load_drafts()
-        else:
-            write_run_manifest(folder, expected)
-        if config.sample is not None and not (folder / SAMPLE_DIR / "cases.jsonl").exists():
-            write_dataset(folder / SAMPLE_DIR, cases, name=dataset.manifest.name,
-                          version=f"{dataset.manifest.version}+sample-{config.sample}-seed-{config.seed}",
-                          generator={"sampled_from": dataset.sha256, "seed": config.seed})
-        elif config.sample is not None:
-            load_dataset(folder / SAMPLE_DIR)
-        session._writer = PredictionWriter(folder / "predictions.jsonl", fsync=True)
-        with session.lock:
-            session._answer_quiet_steps()
+            if config.sample is not None and not (folder / SAMPLE_DIR / "cases.jsonl").exists():
+                write_dataset(folder / SAMPLE_DIR, cases, name=dataset.manifest.name,
+                              version=f"{dataset.manifest.version}+sample-{config.sample}-seed-{config.seed}",
+                              generator={"sampled_from": dataset.sha256, "seed": config.seed})
+            elif config.sample is not None:
+                load_dataset(folder / SAMPLE_DIR)
+            with session.lock:
+                session._answer_quiet_steps()
+        except BaseException:
+            session.close()
+            raise
         return session
 
-    def _manifest(self) -> RunManifest:
-        return RunManifest(
-            created=datetime.now().strftime("%Y-%m-%dT%H:%M"),
-            proevent_version=__version__,
-            agent=f"human:{self.config.human}",
-            model=None,
-            parameters={"mode": self.mode, "sample": self.config.sample, "seed": self.config.seed,
-                        "context": self.config.context},
-            dataset=self.dataset.ref(self.folder),
-        )
-
     def _load_drafts(self) -> None:
-        path = self.folder / DRAFTS_FILE
-        if not path.exists():
-            return
-        _cut_torn_tail(path)
         problems: list[str] = []
-        for _, rec in iter_jsonl(path, _DraftModel, problems):
+        for _, rec in iter_jsonl(self.folder / DRAFTS_FILE, _DraftModel, problems):
             item = Item(rec.case_id, rec.t)
             if item not in self.answers and rec.case_id in self.cases:
                 self.drafts[item] = list(rec.ops)
@@ -217,18 +163,21 @@ class HumanSession:
         return sum(1 for it in self.items if it in self.answers), len(self.items)
 
     def timetable(self, item: Item) -> Timetable:
-        """The timetable the step starts from: gold S_{t-1}, or the person's own in multi-step mode."""
+        """The timetable the step starts from: gold S_{t-1}, or the person's own in multi-step mode
+        (their earlier answers replayed by the runner's rule)."""
         case = self.cases[item.case_id]
         if self.mode == "single":
             return Timetable(before_timetable(case, item.t))
         table = Timetable(case.initial_timetable)
         for t in range(1, item.t):
-            table = table.apply(parse_ops(self.answers.get(Item(item.case_id, t), []))).timetable
+            table = advance(table, self.answers.get(Item(item.case_id, t), []))
         return table
 
     def observation(self, item: Item) -> Observation:
-        case = self.cases[item.case_id]
-        return observation(case, item.t, self.timetable(item).events, self.config.context)
+        """What an agent is given at this step (the agents' own :func:`build_observation`), so the
+        person sees exactly that: the new messages by chat, up to K earlier ones, the timetable."""
+        return build_observation(self.cases[item.case_id], item.t, self.timetable(item), mode=self.mode,
+                                 context_messages=self.config.context)
 
     def draft(self, item: Item) -> list[Any]:
         return list(self.drafts.get(item, []))
@@ -273,7 +222,8 @@ class HumanSession:
             self._check_open(item)
             ops = self.draft(item)
             started = self.shown_at.get(item)
-            self._write(item, ops, round(time.monotonic() - started, 1) if started is not None else None)
+            latency = round(time.monotonic() - started, 1) if started is not None else None
+            self._write(item, Action(ops=ops, latency_s=latency))
             self.drafts.pop(item, None)
             self._answer_quiet_steps()
 
@@ -286,56 +236,36 @@ class HumanSession:
                 raise StaleQuestion("only the last answer can be taken back")
             self._save_draft(item, self.answers.pop(item))
 
-    def _write(self, item: Item, ops: list[Any], latency_s: float | None, **extra: Any) -> None:
-        line = PredictionLine(case_id=item.case_id, mode=self.mode, t=item.t, repeat=0, ops=ops, error=None,
-                              raw=None, latency_s=latency_s, **extra)
-        assert self._writer is not None
-        self._writer.write(line)
-        self.answers[item] = ops
+    def _write(self, item: Item, action: Action) -> None:
+        assert self._store is not None
+        self._store.write(action_to_line(item.case_id, self.mode, item.t, 0, action))
+        self.answers[item] = list(action.ops)
 
     def _answer_quiet_steps(self) -> None:
-        """Answer the coming steps in which no message arrived with no operation, without showing
-        them: nothing can have changed (the LLM strategies skip them the same way). Only those
-        reached in order, so that an unfinished session leaves later cases unanswered."""
+        """Answer the coming steps in which no message arrived as the agents do (the runner's
+        :func:`quiet_action`), without showing them: nothing can have changed. Only those reached
+        in order, so that an unfinished session leaves later cases unanswered."""
         while (item := self.current()) is not None and self._is_quiet(item):
-            self._write(item, [], 0.0, skipped=QUIET)
+            self._write(item, quiet_action())
 
     def mark_shown(self, item: Item) -> None:
         self.shown_at.setdefault(item, time.monotonic())
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
+        for part in (self._drafts, self._store):
+            if part is not None:
+                part.close()
+        self._drafts = self._store = None
 
     def _check_open(self, item: Item) -> None:
         if item != self.current():
             raise StaleQuestion("this question is already answered or is not the current one")
 
     def _save_draft(self, item: Item, ops: list[Any]) -> None:
-        line = dumps_line({"case_id": item.case_id, "t": item.t, "ops": ops}).encode("utf-8")
-        fd = os.open(self.folder / DRAFTS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        assert self._drafts is not None
+        self._drafts.write(_DraftModel(case_id=item.case_id, t=item.t, ops=ops))  # type: ignore[arg-type]
         self.drafts[item] = ops
 
 
 class StaleQuestion(ValueError):
     """A form was posted for a question that is no longer the current one (a second tab, a resubmit)."""
-
-
-def _cut_torn_tail(path: Path) -> None:
-    """Drop a last line left half-written by a crash (each draft line is written whole otherwise)."""
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        with path.open("rb+") as fh:
-            fh.truncate(data.rfind(b"\n") + 1)
-
-
-def _show(value: Any) -> str:
-    if hasattr(value, "model_dump"):
-        value = value.model_dump()
-    return repr(value)
-

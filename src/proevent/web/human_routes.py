@@ -41,11 +41,11 @@ def render_question(request: Request, error: str | None = None) -> HTMLResponse:
     case = session.cases[item.case_id]
     obs = session.observation(item)
     draft = session.draft(item)
-    start = session.timetable(item).events
+    start = obs.timetable.events
     events = {e.id: e for e in start}
     _, after = timetable_rows(start, session.preview(item).events)
     return state.render(
-        request, "human.html", status_code=400 if error else 200, item=item, case=case, obs=obs,
+        request, "human.html", status_code=400 if error else 200, item=item, case=case, obs=obs, people=case.people(),
         steps=len(case.steps), done=done, total=total, session=session, error=error,
         timetable=[event_row(e) for e in start], preview=after,
         draft=[describe_op(op, events) for op in draft], attributes=_ATTRIBUTES, previous=session.previous(),
