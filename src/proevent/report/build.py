@@ -53,6 +53,17 @@ def _safe(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("_") or "run"
 
 
+def answered_note(runs: Sequence[ScoredRun]) -> list[str]:
+    """The caption's line for a report scored with ``--only-answered``: on which cases every row stands."""
+    counts = {(sr.result.metrics["dataset"].get("scored_cases"), sr.result.metrics["dataset"].get("of_cases"))
+              for sr in runs}
+    if len(counts) != 1 or None in next(iter(counts)):
+        return []
+    (scored, of), = counts
+    return [f"Every run is scored on the same {scored} of the dataset's {of} cases, those every run answered "
+            "(--only-answered: the sample of a human run)."]
+
+
 def write_report(
     runs: Sequence[ScoredRun],
     out: str | Path,
@@ -68,6 +79,7 @@ def write_report(
     prepare_folder(out, force=force)
     (out / REPORT_MARKER).unlink(missing_ok=True)
     table = build_table(runs)
+    table.notes[:0] = answered_note(runs)
     summaries = [summarize_errors(sr.dataset, sr.result, judge=sr.judge) for sr in runs]
     result = ReportOutput(out=out, table=table, summaries=summaries)
 

@@ -60,15 +60,15 @@ class ScoredRun:
     @property
     def cost_usd(self) -> float | None:
         """The run's cost from ``run.json``'s ``usage.cost_usd``; ``None`` when unknown or not recorded."""
-        usage = getattr(self.manifest, "usage", None)
-        if isinstance(usage, dict):
+        usage = self.manifest.usage
+        if usage is not None:
             cost = usage.get("cost_usd")
             return float(cost) if isinstance(cost, (int, float)) else None
         return None
 
     @property
     def uses_model(self) -> bool:
-        return bool(self.manifest.model) or isinstance(getattr(self.manifest, "usage", None), dict)
+        return bool(self.manifest.model) or self.manifest.usage is not None
 
 
 def dataset_key(manifest: RunManifest) -> tuple[str, str, str]:
@@ -112,9 +112,9 @@ def locate_dataset(run_path: Path, manifest: RunManifest) -> Path | None:
     dataset name, version and checksum in the run folder, its parent or grandparent, or one level
     inside any of them. (``load_dataset`` then verifies the checksum of ``cases.jsonl``.)"""
     want = dataset_key(manifest)
-    recorded = getattr(manifest.dataset, "path", None)
+    recorded = manifest.dataset.path
     candidates: list[Path] = []
-    if isinstance(recorded, str) and recorded:
+    if recorded:
         p = Path(recorded)
         candidates.append(p if p.is_absolute() else run_path / p)
     for base in (run_path, run_path.parent, run_path.parent.parent):
@@ -159,8 +159,9 @@ def load_scored_runs(
             which then must be found or be the one given, checksum and all).
         judge, n_boot, seed: as :func:`proevent.evaluate.evaluate`.
         results: already computed results by run path (the quickstart passes them), skipping a re-score.
-        only_answered: score each run on the cases it answered only (a sampled human run); such a
-            run's label says how many cases it was scored on.
+        only_answered: score every run on the cases that all of the runs answered (the sample of a
+            human run): the rows then stand on the same cases; the metrics carry
+            ``dataset.scored_cases`` and ``dataset.of_cases`` (the table's caption says so).
 
     Raises:
         MixedDatasetsError: runs on different datasets without ``allow_mixed``.
@@ -179,11 +180,18 @@ def load_scored_runs(
     out: list[ScoredRun] = []
     labels = unique_labels(paths, [r.manifest for r in runs])
     the_judge = get_judge(judge)  # one object: an LLM judge asks each pair once for all runs
+    common = set.intersection(*(set(r.answered_cases()) for r in runs)) if only_answered else None
+    if common is not None and not common:
+        raise ValueError("--only-answered: no case is answered by every run")
     for path, run, label in zip(paths, runs, labels):
         ds = _dataset_for(path, run, given, cache, allow_mixed)
         res = (results or {}).get(path)
-        if res is None:
-            res = evaluate(ds, run, judge=the_judge, ci=True, n_boot=n_boot, seed=seed, only_answered=only_answered)
+        if res is None and common is not None:
+            of_cases, ds = len(ds.cases), ds.subset(c.case_id for c in ds.cases if c.case_id in common)
+            res = evaluate(ds, run, judge=the_judge, ci=True, n_boot=n_boot, seed=seed)
+            res.metrics["dataset"].update(scored_cases=len(ds.cases), of_cases=of_cases)
+        elif res is None:
+            res = evaluate(ds, run, judge=the_judge, ci=True, n_boot=n_boot, seed=seed)
         scored = res.metrics["dataset"].get("scored_cases")
         if scored is not None and scored < len(ds.cases):
             ds = ds.subset(run.answered_cases())
