@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 
@@ -45,6 +45,9 @@ class ChatContext:
     """The hours the chat's activity happens at (a bare "8" is read from them)."""
     used: set[str] = field(default_factory=set)
     """Surface phenomena the realiser wrote into this chat (``bare_hour``, ``burst``...)."""
+    direct: bool = False
+    """Render every implicit reference with its explicit value (the ``direct`` paired variant:
+    :func:`explicit_line`)."""
 
     def voice(self, person: str) -> str:
         return self.voices.get(person, "casual")
@@ -217,8 +220,39 @@ def _about(value: tuple[str, str], at: datetime, speaker_is_user: bool, formal: 
     return rng.choice((f"{act} {d}: ", f"re {act} {d} - ", f"about {d}: ", f"{d} {act} - ", f"so {act} {d}, "))
 
 
+_EXPLICIT = {"link_time": "counter_time", "link_place": "counter_place", "link_people": "add_person",
+             "shift_time": "counter_time", "cancel_implicit": "cancel"}
+"""What an implicit line says instead in the ``direct`` variant: the value itself ("8pm" for "right
+after my dentist", "Ana and Ben" for "same crew as last time", "cancel dinner" for "noo, my
+shift got moved")."""
+IMPLICIT_INTENTS = frozenset([*_EXPLICIT, "relay_time", "relay_place", "relay_cancel"])
+
+
+def is_implicit(line: Line) -> bool:
+    """A line whose value a reader must work out (a timetable link, "the usual spot", an hour
+    later, an implicit cancellation, news relayed without naming the event)."""
+    return line.intent in IMPLICIT_INTENTS or bool(line.slots.get("usual"))
+
+
+def explicit_line(line: Line) -> Line:
+    """The line with its explicit value: the intent that states the value, ``usual`` dropped.
+
+    A ``link_people`` line must carry ``people`` (the names it adds, as said: "Ana and Ben"),
+    which the variant builder works out from the trajectory; relayed news names the event.
+    """
+    slots = {k: v for k, v in line.slots.items() if k not in ("usual", "ref", "shift")}
+    intent = _EXPLICIT.get(line.intent, line.intent)
+    if line.intent == "link_people":
+        slots["person"] = slots["people"]
+    if line.intent.startswith("relay_") and "about" not in slots and "act" in slots and "day" in slots:
+        slots["about"] = (slots["act"], slots["day"])
+    return replace(line, intent=intent, slots=slots)
+
+
 def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> str:
     """The text of one skeleton line sent at ``at``."""
+    if ctx.direct and is_implicit(line):
+        line = explicit_line(line)
     voice = ctx.voice(line.speaker)
     formal = voice == "formal"
     tables = rule_tables(voice)
@@ -287,7 +321,9 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         elif slot == "person":
             person = str(s["person"])
             relation = s.get("relation")
-            if line.intent == "add_person" and relation and rng.random() < 0.6:
+            if "people" in s:
+                values[slot] = str(s["people"])  # several names, already as said ("Ana and Ben")
+            elif line.intent == "add_person" and relation and rng.random() < 0.6:
                 values[slot] = f"{relation} {person}"
             elif line.intent.startswith("relay_"):
                 values[slot] = person  # already as the relayer says it ("May", "Brightsmile Dental")
@@ -390,29 +426,33 @@ def realize_chat_template(lines: list[Line], times: list[datetime], ctx: ChatCon
 
     A text holding several messages (a burst) joins them with a newline; assembly splits them.
     """
-    out: list[str] = []
-    for i, (line, at) in enumerate(zip(lines, times)):
-        text = render_line(line, at, ctx, rng)
-        opening = i == 0 or line.new_session
-        if opening and line.intent not in ("interjection", "ack", "accept_later") and (
-            rng.random() < ctx.style.greeting
-        ):
-            hello = greeting(line.addressee, at, ctx, line.speaker, rng)
-            if hello[-1] in ",.!":
-                text = f"{hello} {text}"
-            else:
-                text = f"{hello}! {text}" if rng.random() < 0.5 else f"{hello}, {text}"
-        text = text.replace("\n", " ")
-        if ctx.voice(line.speaker) != "formal" and text.endswith(".") and not text.endswith("..") and (
-                rng.random() < 0.85):
-            text = text[:-1]  # a chat message rarely ends with a full stop
-        if rng.random() < 0.6:
-            parts = burst(text, ctx.voice(line.speaker), rng)
-            if len(parts) > 1:
-                ctx.used.add("burst")
-                text = "\n".join(parts)
-        out.append(text)
-    return out
+    return [realize_line(line, at, ctx, rng, opening=i == 0 or line.new_session)
+            for i, (line, at) in enumerate(zip(lines, times))]
 
 
-__all__ = ["ChatContext", "address", "greeting", "realize_chat_template", "render_line", "rule_tables"]
+def realize_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random, *, opening: bool) -> str:
+    """The text of one line of a chat as the chat realiser writes it (``opening``: the line opens a
+    session, so it may start with a greeting); a burst joins its messages with a newline."""
+    text = render_line(line, at, ctx, rng)
+    if opening and line.intent not in ("interjection", "ack", "accept_later") and (
+        rng.random() < ctx.style.greeting
+    ):
+        hello = greeting(line.addressee, at, ctx, line.speaker, rng)
+        if hello[-1] in ",.!":
+            text = f"{hello} {text}"
+        else:
+            text = f"{hello}! {text}" if rng.random() < 0.5 else f"{hello}, {text}"
+    text = text.replace("\n", " ")
+    if ctx.voice(line.speaker) != "formal" and text.endswith(".") and not text.endswith("..") and (
+            rng.random() < 0.85):
+        text = text[:-1]  # a chat message rarely ends with a full stop
+    if rng.random() < 0.6:
+        parts = burst(text, ctx.voice(line.speaker), rng)
+        if len(parts) > 1:
+            ctx.used.add("burst")
+            text = "\n".join(parts)
+    return text
+
+
+__all__ = ["IMPLICIT_INTENTS", "ChatContext", "address", "explicit_line", "greeting", "is_implicit",
+           "realize_chat_template", "realize_line", "render_line", "rule_tables"]
