@@ -37,9 +37,10 @@ def agents_cmd() -> None:
     from rich.table import Table
 
     from proevent.agents import AGENTS
+    from proevent.agents.registry import plugin_specs
 
     table = Table("agent", "needs a model", "what it does")
-    for spec in AGENTS.values():
+    for spec in [*AGENTS.values(), *plugin_specs(resolve=True)]:
         table.add_row(spec.name, "yes" if spec.needs_llm else "no", spec.summary)
     console.print(table)
 
@@ -100,6 +101,9 @@ def run_cmd(
     estimate: Annotated[bool, typer.Option(
         "--estimate", help="Send nothing: count the requests and prompt tokens the run would take, and their price.")
     ] = False,
+    batch_out: Annotated[Path | None, typer.Option(
+        "--batch-out", help="Send nothing: write the requests the cache cannot answer as an OpenAI Batch API input "
+                            "file (see `proevent batch import` and docs/backends.md).")] = None,
 ) -> None:
     """Run an agent on a dataset; resumable (Ctrl-C or kill, then run the same command again)."""
     import asyncio
@@ -152,7 +156,7 @@ def run_cmd(
     if out is None:
         raise fail("--out is required (the run folder)")
     try:
-        summary = asyncio.run(execute(run_config, ds, out, progress=not no_progress, force=force))
+        summary = asyncio.run(execute(run_config, ds, out, progress=not no_progress, force=force, batch_out=batch_out))
     except KeyboardInterrupt:
         raise fail(f"interrupted; run the same command again to resume into {out}", code=130) from None
     except RunStopped as exc:
@@ -162,6 +166,10 @@ def run_cmd(
     except OSError as exc:  # the run's own writes report RunWriteError; this is anything else on disk
         raise fail(f"{exc.filename or out}: {exc.strerror or exc}") from None
     _print_summary(summary)
+    if batch_out is not None:
+        from proevent.cli.batch_cmds import print_round
+
+        print_round(summary, batch_out)
     if summary.failed:
         what = (f"{summary.failed_requests} of its lines have a failed request" if max_errors is None
                 else f"{summary.errored_lines} errored lines, more than --max-errors {max_errors}")
