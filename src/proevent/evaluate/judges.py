@@ -19,7 +19,21 @@ JUDGES: dict[str, str] = {
     "exact": "proevent.evaluate.judges:ExactJudge",
     "fuzzy": "proevent.evaluate.judges:FuzzyJudge",
     "llm": "proevent.llm.judge:LLMJudge",
+    "places": "proevent.evaluate.places:PlacesJudge",
 }
+DEFAULT_JUDGES: dict[int, str] = {1: "fuzzy", 2: "places"}
+"""The judge each metrics version scores with unless another is chosen (version 1 figures reproduce
+with ``metrics_version=1`` or ``judge="fuzzy"``)."""
+
+
+def default_judge(metrics_version: int) -> str:
+    """The location judge of a metrics version."""
+    try:
+        return DEFAULT_JUDGES[metrics_version]
+    except KeyError:
+        raise ValueError(
+            f"unknown metrics version {metrics_version!r}; choose one of {', '.join(map(str, DEFAULT_JUDGES))}"
+        ) from None
 
 
 class LocationJudge:
@@ -80,7 +94,7 @@ class FuzzyJudge(LocationJudge):
 
 
 def get_judge(name: str | LocationJudge, **kwargs: Any) -> LocationJudge:
-    """A judge by name (``exact``, ``fuzzy``, ``llm``), or the judge itself when one is given."""
+    """A judge by name (``exact``, ``fuzzy``, ``places``, ``llm``), or the judge itself when one is given."""
     if isinstance(name, LocationJudge):
         return name
     try:
