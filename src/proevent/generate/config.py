@@ -15,6 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 _STRICT = ConfigDict(extra="forbid")
+PAPER_CASES = 1279
+DEFAULT_NAME = "proevent-synth"
 
 NOISE_CONTENT: tuple[str, ...] = ("off_topic", "unrelated_event", "failed_planning")
 ATOMIC_OPS: tuple[str, ...] = ("simple_modification", "timetable_linking", "detail_removal")
@@ -123,9 +125,12 @@ class GeneratorConfig(BaseModel):
     """Everything that determines a generated dataset (with ``seed``)."""
 
     model_config = _STRICT
-    cases: int = Field(default=1279, ge=1)
+    cases: int = Field(default=PAPER_CASES, ge=1)
     seed: int = 0
-    name: str = "proevent-synth"
+    name: str | None = Field(
+        default=None, description="the manifest's name; None: proevent-synth at the paper's size "
+                                  "(1,279 cases), proevent-synth-N for N cases",
+    )
     version: str = "2026.11.0"
     created: str = Field(
         default="2026-11-29T00:00",
@@ -163,6 +168,19 @@ class GeneratorConfig(BaseModel):
     style: StyleConfig = Field(default_factory=StyleConfig)
     llm: LLMRealizerConfig = Field(default_factory=LLMRealizerConfig)
     max_attempts: int = Field(default=5, ge=1, description="tries per case before it is given up")
+    variants: list[str] = Field(
+        default_factory=list,
+        description="paired variants written beside the dataset (proevent.generate.variants): direct, "
+                    "noise=unrelated_event|failed_planning|none|low|high, noise_position=early|interleaved|late",
+    )
+
+    @field_validator("variants")
+    @classmethod
+    def _known_variants(cls, v: list[str]) -> list[str]:
+        from proevent.generate.variants import parse_variant
+
+        names = [parse_variant(x).name for x in v]
+        return list(dict.fromkeys(names))
 
     @field_validator("atomic_ops", "attributes", "endings")
     @classmethod
@@ -180,6 +198,13 @@ class GeneratorConfig(BaseModel):
         if self.first_day > self.last_day:
             raise ValueError("first_day is after last_day")
         return self
+
+    @property
+    def dataset_name(self) -> str:
+        """``name``, else one that tells sizes apart: datasets of different sizes never share a name."""
+        if self.name is not None:
+            return self.name
+        return DEFAULT_NAME if self.cases == PAPER_CASES else f"{DEFAULT_NAME}-{self.cases}"
 
     @classmethod
     def from_file(cls, path: str | Path) -> GeneratorConfig:

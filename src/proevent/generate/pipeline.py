@@ -14,6 +14,8 @@ after the other; the ``llm`` realiser waits on the model, and all cases are in f
 from __future__ import annotations
 
 import asyncio
+import copy
+import os
 import random
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -22,10 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from proevent.generate.assemble import CaseRejected, finish_case, plan_case
+from proevent.generate.assemble import CasePlan, CaseRejected, finish_case, plan_case
 from proevent.generate.config import GeneratorConfig
 from proevent.generate.realize.protocol import Realizer, TemplateRealizer
 from proevent.generate.validate import READABILITY_FLAGS, validate_case
+from proevent.generate.variants import parse_variant, variant_case, variant_path
 from proevent.model import Case
 
 Progress = Callable[[int, int], None]
@@ -41,22 +44,41 @@ class GenerationResult:
     """Case slots for which every attempt was rejected (those cases are missing)."""
     retried: dict[str, int] = field(default_factory=dict)
     """Texts the realiser rejected itself and asked for again within an attempt, by reason (``llm`` only)."""
+    variants: dict[str, VariantResult] = field(default_factory=dict)
+    """The paired variants ``config.variants`` names, by name (:mod:`proevent.generate.variants`)."""
 
     @property
     def attempts(self) -> int:
         return len(self.cases) + sum(self.rejected.values())
 
 
+@dataclass
+class VariantResult:
+    """One paired variant: its cases (in base order; a base case whose variant failed every try is
+    missing) and what happened on the way."""
+
+    cases: list[Case] = field(default_factory=list)
+    rejected: dict[str, int] = field(default_factory=dict)
+    given_up: int = 0
+    gold_changed: int = 0
+    """Cases whose re-derived gold differs from the base gold."""
+
+
 def text_rng(config: GeneratorConfig, index: int, attempt: int) -> random.Random:
     return random.Random(f"proevent/{config.seed}/{index}/{attempt}/text")
 
 
-async def attempt_case(index: int, attempt: int, config: GeneratorConfig, realizer: Realizer) -> Case:
-    """One attempt at case ``index``: plan, realise, finish, check; raises :class:`CaseRejected`."""
+async def realised_plan(index: int, attempt: int, config: GeneratorConfig, realizer: Realizer) -> CasePlan:
+    """Case ``index``'s plan for ``attempt`` with its texts."""
     plan = plan_case(index, attempt, config)
     await realizer.realize(plan, text_rng(config, index, attempt))
     plan.meta["realizer"] = realizer.name
-    return checked(finish_case(plan))
+    return plan
+
+
+async def attempt_case(index: int, attempt: int, config: GeneratorConfig, realizer: Realizer) -> Case:
+    """One attempt at case ``index``: plan, realise, finish, check; raises :class:`CaseRejected`."""
+    return checked(finish_case(await realised_plan(index, attempt, config, realizer)))
 
 
 def build_case(index: int, attempt: int, config: GeneratorConfig) -> Case:
@@ -112,15 +134,26 @@ async def generate_with(config: GeneratorConfig, realizer: Realizer,
     """The attempt loop: every case of ``config`` through ``realizer``, ``max_attempts`` tries each."""
     rejected: Counter[str] = Counter()
     done = 0
+    variants = [parse_variant(v) for v in config.variants]
+    made: dict[str, list[tuple[int, Case | None, bool]]] = {v.name: [] for v in variants}
+    vrejected: dict[str, dict[str, int]] = {v.name: {} for v in variants}
 
     async def one(index: int) -> Case | None:
         nonlocal done
         try:
             for attempt in range(config.max_attempts):
                 try:
-                    return await attempt_case(index, attempt, config, realizer)
+                    plan = await realised_plan(index, attempt, config, realizer)
+                    snapshot = copy.deepcopy(plan) if variants else None
+                    case = checked(finish_case(plan))
                 except CaseRejected as exc:
                     rejected[exc.reason] += 1
+                    continue
+                for v in variants:
+                    assert snapshot is not None
+                    made[v.name].append((index, *variant_case(snapshot, case, v, config, index, attempt,
+                                                              vrejected[v.name])))
+                return case
             return None
         finally:
             done += 1
@@ -128,8 +161,13 @@ async def generate_with(config: GeneratorConfig, realizer: Realizer,
                 progress(done, config.cases)
 
     results = await asyncio.gather(*(one(i) for i in range(config.cases)))
+    out: dict[str, VariantResult] = {}
+    for name, rows in made.items():
+        rows.sort(key=lambda r: r[0])
+        out[name] = VariantResult([c for _, c, _ in rows if c is not None], dict(sorted(vrejected[name].items())),
+                                  sum(1 for _, c, _ in rows if c is None), sum(1 for _, _, ch in rows if ch))
     return GenerationResult([c for c in results if c is not None], dict(sorted(rejected.items())),
-                            sum(1 for c in results if c is None), dict(sorted(realizer.retried.items())))
+                            sum(1 for c in results if c is None), dict(sorted(realizer.retried.items())), out)
 
 
 def generate(config: GeneratorConfig, progress: Progress | None = None,
@@ -153,11 +191,14 @@ def generate_cases(config: GeneratorConfig) -> list[Case]:
 def generator_record(config: GeneratorConfig, result: GenerationResult) -> dict[str, object]:
     from proevent import __version__
 
+    dumped = config.model_dump(mode="json")
+    if not dumped.get("variants"):
+        dumped.pop("variants", None)  # a dataset without variants has the manifest it always had
     return {
         "name": "proevent.generate",
         "proevent_version": __version__,
         "seed": config.seed,
-        "config": config.model_dump(mode="json"),
+        "config": dumped,
         "rejected": result.rejected,
         "given_up": result.given_up,
         **({"realizer_retries": result.retried} if config.realizer == "llm" else {}),
@@ -169,13 +210,32 @@ def generate_dataset(config: GeneratorConfig, out_path: str | Path, force: bool 
     """Generate and write ``cases.jsonl`` + ``dataset.json``; the same config gives the same bytes.
 
     ``created`` in the manifest is ``config.created`` (pinned, not the wall clock).
-    Raises ``FileExistsError`` when a dataset exists at ``out_path`` and ``force`` is not set.
+    With ``config.variants``, each paired variant is written beside it (``<out>.<slug>``: see
+    :func:`~proevent.generate.variants.variant_path`); its manifest's ``generator.variant`` names
+    the factor and the base dataset (path, name, version, sha256).
+    Raises ``FileExistsError`` when a dataset exists at ``out_path`` (or a variant's) and ``force`` is not set.
     """
     from proevent.io import CASES_FILE, write_dataset
 
     out = Path(out_path)
     if (out / CASES_FILE).exists() and not force:
         raise FileExistsError(f"{out / CASES_FILE} exists; pass force=True (--force) to replace it")
+    targets = [(parse_variant(v), Path(variant_path(str(out), parse_variant(v)))) for v in config.variants]
+    for _, path in targets:
+        if (path / CASES_FILE).exists() and not force:
+            raise FileExistsError(f"{path / CASES_FILE} exists; pass force=True (--force) to replace it")
     result = generate(config, progress)
-    return write_dataset(out, result.cases, name=config.name, version=config.version,
+    base = write_dataset(out, result.cases, name=config.dataset_name, version=config.version,
                          generator=generator_record(config, result), created=config.created, overwrite=force)
+    for variant, path in targets:
+        vr = result.variants[variant.name]
+        record = generator_record(config, result)
+        record["config"].pop("variants", None)
+        record.update(rejected=vr.rejected, given_up=vr.given_up, variant={
+            "factor": variant.factor, "value": variant.value, "name": variant.name,
+            "base": {"path": os.path.relpath(out, path), "name": base.manifest.name,
+                     "version": base.manifest.version, "sha256": base.sha256},
+            "gold_changed": vr.gold_changed})
+        write_dataset(path, vr.cases, name=f"{config.dataset_name}+{variant.name}", version=config.version,
+                      generator=record, created=config.created, overwrite=force)
+    return base

@@ -15,8 +15,9 @@ trajectory, timetables, chats, message times and texts) and changes one factor:
 - ``noise=none|low|high``: no off-topic noise at all (no off-topic lines, no off-topic chats), or
   off-topic lines at 0.1 (low) or 0.5 (high) per message in every event chat (off-topic chats
   unchanged);
-- ``noise_position=early|interleaved|late``: the off-topic lines of each event chat (the base
-  texts) all before its first line, spread at random between its lines, or all after its last.
+- ``noise_position=early|interleaved|late``: the off-topic lines of each chat that is not itself
+  off-topic (the base texts) all before its first line, spread at random between its lines, or
+  all after its last (cases without off-topic lines stay as they are).
 
 Only the lines the factor touches get new texts; they are written by the template realiser from
 a stream of their own (``proevent/<seed>/<i>/<attempt>/variant/<name>/<try>/<chat>/<line>``), so
@@ -39,7 +40,7 @@ from proevent.generate.assemble import EVENT_CHATS, CasePlan, CaseRejected, Plan
 from proevent.generate.config import GeneratorConfig
 from proevent.generate.contacts import contact_pool, names
 from proevent.generate.noise import _NARRATABLE, noise_chat
-from proevent.generate.realize.template import ChatContext, is_implicit, realize_line
+from proevent.generate.realize.template import ChatContext, explicit_line, is_implicit, realize_line
 from proevent.generate.skeleton import Line
 from proevent.generate.trajectory import _at, _clock, _plus
 from proevent.model import Case
@@ -161,9 +162,7 @@ def _realise(draw: _Draw) -> None:
 def _direct(draw: _Draw, _value: str | None) -> None:
     plan = draw.plan
     draw.plan.tags.discard("usual_spot")
-    for pc in plan.chats:
-        if pc.kind not in EVENT_CHATS:
-            continue
+    for pc in plan.chats:  # noise chats too: a failed plan may link to the timetable
         pc.ctx.direct = True
         pc.ctx.used -= {"usual_spot", "relative_time"}
         assert pc.texts is not None
@@ -173,6 +172,7 @@ def _direct(draw: _Draw, _value: str | None) -> None:
                 continue
             if line.intent == "link_people":
                 line.slots["people"] = _joined(plan, pc, j)
+            pc.lines[j] = explicit_line(line)  # what the line now says: meta.message_intents follows
             texts[j] = None
         pc.texts = texts  # type: ignore[assignment]
 
@@ -315,7 +315,7 @@ def _level(draw: _Draw, value: str) -> None:
 
 def _position(draw: _Draw, value: str | None) -> None:
     for pc in draw.plan.chats:
-        if pc.kind not in EVENT_CHATS or not any(ln.intent == "interjection" for ln in pc.lines):
+        if pc.kind == "off_topic" or not any(ln.intent == "interjection" for ln in pc.lines):
             continue
         assert pc.texts is not None
         noise = [(ln, text) for ln, text in zip(pc.lines, pc.texts) if ln.intent == "interjection"]
