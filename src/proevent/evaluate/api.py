@@ -19,15 +19,14 @@ from proevent.evaluate.aggregate import (
     single_object,
 )
 from proevent.evaluate.equivalence import Comparator
-from proevent.evaluate.judges import LocationJudge, get_judge
+from proevent.evaluate.judges import LocationJudge, default_judge, get_judge
 from proevent.evaluate.multi import CaseTrace, replay_case
 from proevent.evaluate.normalize import People
 from proevent.evaluate.single import QuestionScore, score_question
-from proevent.io.dataset import Dataset
-from proevent.io.run import Run
-from proevent.model import METRICS_FORMAT, OP_TYPES, AnyOp, Case, PredictionLine, parse_ops
+from proevent.model import METRICS_FORMAT, OP_TYPES, AnyOp, Case, Dataset, PredictionLine, Run, parse_ops
 
-METRICS_VERSION = 1
+METRICS_VERSION = 2
+"""Version 2 scores locations with the ``places`` judge by default; version 1 with ``fuzzy``."""
 BREAKDOWN_KEYS: tuple[str, ...] = ("negotiation_turns", "concurrent_chats", "noise_content", "category")
 _SI = {name: i for i, name in enumerate(SINGLE_FIELDS)}
 _MI = {name: i for i, name in enumerate(MULTI_FIELDS)}
@@ -145,7 +144,8 @@ def evaluate(
     dataset: Dataset,
     run: Run,
     *,
-    judge: str | LocationJudge = "fuzzy",
+    judge: str | LocationJudge | None = None,
+    metrics_version: int = METRICS_VERSION,
     ci: bool = True,
     n_boot: int = 1000,
     seed: int = 0,
@@ -157,7 +157,9 @@ def evaluate(
     Args:
         dataset: the loaded dataset.
         run: the loaded run (the last line per key counts).
-        judge: the location judge, by name (``exact``, ``fuzzy``, ``llm``) or as an object.
+        judge: the location judge, by name (``exact``, ``fuzzy``, ``places``, ``llm``) or as an object;
+            ``None`` takes the metrics version's judge (``fuzzy`` for 1, ``places`` for 2).
+        metrics_version: the version the metrics file names (1 reproduces version-1 figures).
         ci: compute case-level bootstrap 95% intervals (on repeat 0).
         n_boot: bootstrap resamples.
         seed: bootstrap seed.
@@ -166,15 +168,21 @@ def evaluate(
             with ``--limit``); by default a question without a line counts as missing, as the spec
             says. The metrics then carry ``dataset.scored_cases``.
     """
+    version_judge = default_judge(metrics_version)  # an unknown version is an error
+    if judge is None:
+        judge = version_judge
     if only_answered:
         subset = dataset.subset(run.answered_cases())
-        result = evaluate(subset, run, judge=judge, ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns)
+        result = evaluate(subset, run, judge=judge, metrics_version=metrics_version, ci=ci, n_boot=n_boot, seed=seed,
+                          breakdowns=breakdowns)
         result.metrics["dataset"]["scored_cases"] = len(subset.cases)
         return result
     gc_was_enabled = gc.isenabled()
     gc.disable()  # many short-lived objects beside large live data: collections cost more than they free
     try:
-        return _evaluate(dataset, run, get_judge(judge), ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns)
+        result = _evaluate(dataset, run, get_judge(judge), ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns)
+        result.metrics["metrics_version"] = metrics_version
+        return result
     finally:
         if gc_was_enabled:
             gc.enable()

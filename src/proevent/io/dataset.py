@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from proevent.io.errors import FormatError
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
-from proevent.model import Case, DatasetCounts, DatasetManifest, DatasetRef
+from proevent.model import CASES_FILE, Case, Dataset, DatasetCounts, DatasetManifest
 
-CASES_FILE = "cases.jsonl"
+__all__ = ["CASES_FILE", "MANIFEST_FILE", "Dataset", "dataset_counts", "iter_cases", "iter_numbered_cases",
+           "load_dataset", "sha256_file", "write_dataset"]
 MANIFEST_FILE = "dataset.json"
 
 
@@ -24,59 +23,6 @@ def sha256_file(path: Path) -> str:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
-
-
-@dataclass
-class Dataset:
-    """A loaded dataset: its manifest, its cases in file order, and where it came from."""
-
-    manifest: DatasetManifest
-    cases: list[Case]
-    path: Path | None = None
-    lines: dict[str, int] = field(default_factory=dict, repr=False)
-    """case_id -> its line in ``cases.jsonl`` (set by :func:`load_dataset`), for messages that name it."""
-    _by_id: dict[str, Case] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        self._by_id = {c.case_id: c for c in self.cases}
-
-    def case(self, case_id: str) -> Case:
-        try:
-            return self._by_id[case_id]
-        except KeyError:
-            raise KeyError(f"no case {case_id!r} in dataset {self.manifest.name!r}") from None
-
-    @property
-    def sha256(self) -> str:
-        return self.manifest.sha256.get(CASES_FILE, "")
-
-    def subset(self, case_ids: Iterable[str]) -> Dataset:
-        """The same dataset (manifest and checksum kept) restricted to ``case_ids``, in file order."""
-        wanted = set(case_ids)
-        unknown = wanted - self._by_id.keys()
-        if unknown:
-            raise KeyError(f"no case {sorted(unknown)[0]!r} in dataset {self.manifest.name!r}")
-        return Dataset(manifest=self.manifest, cases=[c for c in self.cases if c.case_id in wanted], path=self.path,
-                       lines=self.lines)
-
-    def ref(self, run_folder: Path | None = None) -> DatasetRef:
-        """A reference to this dataset: name, version, checksum and, given the ``run_folder`` of a
-        dataset loaded from a folder, its ``path`` relative to the run (absolute where no relative
-        path exists), so that ``report``, ``compare`` and ``serve`` find it without ``--dataset``."""
-        ref = DatasetRef(name=self.manifest.name, version=self.manifest.version, sha256=self.sha256)
-        if self.path is not None and run_folder is not None:
-            target = Path(self.path).resolve()
-            try:
-                ref.path = os.path.relpath(target, Path(run_folder).resolve())  # type: ignore[attr-defined]
-            except ValueError:  # another drive
-                ref.path = str(target)  # type: ignore[attr-defined]
-        return ref
-
-    def questions(self) -> Iterator[tuple[Case, int]]:
-        """Every single-step question: ``(case, t)``."""
-        for case in self.cases:
-            for step in case.steps:
-                yield case, step.t
 
 
 def iter_cases(path: Path, problems: list[str]) -> Iterator[Case]:

@@ -6,46 +6,16 @@ import json
 import math
 import os
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from proevent.io.errors import FormatError
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
-from proevent.model import PredictionLine, RunManifest
+from proevent.model import Key, PredictionLine, Run, RunManifest
 
 RUN_FILE = "run.json"
 PREDICTIONS_FILE = "predictions.jsonl"
 METRICS_FILE = "metrics.json"
-
-Key = tuple[str, str, int, int]
-
-
-@dataclass
-class Run:
-    """A loaded run. ``lines`` keeps, per key (case_id, mode, t, repeat), the last line written."""
-
-    manifest: RunManifest
-    lines: dict[Key, PredictionLine]
-    path: Path | None = None
-    duplicates: int = 0
-    """How many lines were superseded by a later line with the same key."""
-    all_lines: int = field(default=0)
-
-    @property
-    def name(self) -> str:
-        return self.path.name if self.path else self.manifest.agent
-
-    def modes(self) -> set[str]:
-        return {k[1] for k in self.lines}
-
-    def answered_cases(self) -> list[str]:
-        """Ids of the cases with at least one prediction line, in first-seen order."""
-        return list(dict.fromkeys(k[0] for k in self.lines))
-
-    def repeats(self, mode: str) -> list[int]:
-        return sorted({k[3] for k in self.lines if k[1] == mode})
-
 
 def load_run(path: str | Path) -> Run:
     """Load a run folder; every bad line of ``predictions.jsonl`` is reported.

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
 
 from proevent.model.events import Event, Operation
 from proevent.model.times import Time
@@ -69,6 +69,31 @@ class Case(BaseModel):
                 seen.setdefault(m, None)
         return list(seen)
 
+    def timetable_before(self, t: int) -> list[Event]:
+        """The gold timetable S_{t-1} that step ``t`` (1-based) starts from: the initial timetable
+        for ``t = 1``; ``t = len(steps) + 1`` gives the final gold timetable."""
+        if not 1 <= t <= len(self.steps) + 1:
+            raise ValueError(f"case {self.case_id}: no step {t} (steps 1 to {len(self.steps)})")
+        return self.initial_timetable if t == 1 else self.steps[t - 2].gold_timetable
+
+
+class _OwnFields(BaseModel):
+    """A manifest with proevent's own optional fields declared beside the format's.
+
+    The format lets writers add fields; ours are declared (typed, no ``getattr(..., None)``) but,
+    like the extras they were, written only when set, so that files keep their bytes.
+    """
+
+    _OWN: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _drop_unset_own(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
+        data = handler(self)
+        for name in self._OWN:
+            if name not in self.model_fields_set:
+                data.pop(name, None)
+        return data
+
 
 class DatasetCounts(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -88,11 +113,14 @@ class DatasetManifest(BaseModel):
     sha256: dict[str, str]
 
 
-class DatasetRef(BaseModel):
+class DatasetRef(_OwnFields):
     model_config = ConfigDict(extra="allow")
+    _OWN = ("path",)
     name: str
     version: str
     sha256: str
+    path: str | None = None
+    """Where the dataset lay, relative to the run folder (or absolute): proevent's own field."""
 
     def key(self) -> tuple[str, str, str]:
         """What makes two references the same data (an extra ``path`` only says where it lies)."""
@@ -105,8 +133,12 @@ class PromptRecord(BaseModel):
     text: str
 
 
-class RunManifest(BaseModel):
+class RunManifest(_OwnFields):
+    """``run.json``: the format's fields, then proevent's own (written by the runner, ``import-inspect``)."""
+
     model_config = ConfigDict(extra="allow")
+    _OWN = ("strategy", "config_hash", "identity", "config", "modes", "repeats", "context_messages", "usage",
+            "last_call", "source")
     format: Literal["proevent.run/1"] = RUN_FORMAT
     created: str
     proevent_version: str
@@ -115,6 +147,23 @@ class RunManifest(BaseModel):
     parameters: dict[str, Any] = Field(default_factory=dict)
     prompt: PromptRecord | None = None
     dataset: DatasetRef
+    strategy: str | None = None
+    """The agent's strategy (its name for agents without one)."""
+    config_hash: str | None = None
+    """sha256 of ``identity``: a resume with another hash is refused."""
+    identity: dict[str, Any] | None = None
+    """What decides whether two runs are the same run (agent, options, context, dataset checksum...)."""
+    config: dict[str, Any] | None = None
+    """The public run configuration (never a key)."""
+    modes: list[str] | None = None
+    repeats: int | None = None
+    context_messages: int | None = None
+    usage: dict[str, Any] | None = None
+    """Requests, tokens and ``cost_usd`` summed over every line written (``None``: no model used)."""
+    last_call: dict[str, Any] | None = None
+    """The client's totals of the last invocation."""
+    source: dict[str, Any] | None = None
+    """Where an imported run came from (``import-inspect``: the logs)."""
 
 
 class Usage(BaseModel):
