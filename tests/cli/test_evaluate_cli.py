@@ -25,7 +25,7 @@ def test_evaluate_prints_table_and_writes_metrics(tmp_path):
     assert written == json.loads(out_json.read_text())
     expected = evaluate(load_dataset(TINY), load_run(run_dir), n_boot=100).metrics
     assert written == json.loads(json.dumps(expected))
-    assert written["format"] == "proevent.metrics/1" and written["judge"] == "fuzzy"
+    assert written["format"] == "proevent.metrics/1" and written["judge"] == "places"
     assert set(written) == {"format", "metrics_version", "judge", "dataset", "run", "single", "multi", "ci",
                             "repeats", "breakdowns"}
 

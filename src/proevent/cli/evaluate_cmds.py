@@ -85,7 +85,10 @@ def _write(path: Path, text: str) -> None:
 def evaluate_command(
     dataset: Path = typer.Argument(..., help="Dataset folder (cases.jsonl + dataset.json)."),
     run: Path = typer.Argument(..., help="Run folder (run.json + predictions.jsonl)."),
-    judge: str = typer.Option("fuzzy", help="Location judge: exact, fuzzy or llm."),
+    judge: str | None = typer.Option(
+        None, help="Location judge: exact, fuzzy, places or llm (default: the metrics version's: places; fuzzy for 1)."
+    ),
+    metrics_version: int = typer.Option(2, "--metrics-version", help="Metrics version (1 reproduces old figures)."),
     no_ci: bool = typer.Option(False, "--no-ci", help="Skip the bootstrap intervals."),
     json_out: Path | None = typer.Option(None, "--json", help="Also write metrics.json here."),
     n_boot: int = typer.Option(1000, help="Bootstrap resamples."),
@@ -128,7 +131,8 @@ def evaluate_command(
             f"{rn.manifest.dataset.version} (checksum differs from {ds.manifest.name} {ds.manifest.version}); "
             f"{run / METRICS_FILE} is left as it is"
         )
-    result = evaluate(ds, rn, judge=judge, ci=not no_ci, n_boot=n_boot, seed=seed, only_answered=only_answered)
+    result = evaluate(ds, rn, judge=judge, metrics_version=metrics_version, ci=not no_ci, n_boot=n_boot, seed=seed,
+                      only_answered=only_answered)
     text = json.dumps(result.metrics, indent=2, ensure_ascii=False) + "\n"
     if not mismatch:
         _write(run / METRICS_FILE, text)
