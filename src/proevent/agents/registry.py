@@ -40,7 +40,8 @@ class AgentSpec:
     """The options a user may set (``--option KEY=VALUE``) and their types; any other is refused."""
 
 
-_LLM_OPTIONS: tuple[tuple[str, type], ...] = (("prompt_version", str), ("repair", bool), ("skip_quiet", bool))
+_LLM_OPTIONS: tuple[tuple[str, type], ...] = (("prompt_version", str), ("repair", bool), ("skip_quiet", bool),
+                                              ("update_prompt", bool))
 _TOOLS_OPTIONS = (*_LLM_OPTIONS, ("max_rounds", int))
 WIRING = frozenset({"client", "dataset"})
 """What the runner passes itself (the LLM client, the oracle's dataset): never a user option."""

@@ -53,8 +53,9 @@ class LLMAgent:
     """``plain``, ``proactive`` and ``procot``: one prompt, a JSON answer, one repair on failure."""
 
     def __init__(self, client: LLMClient, strategy: str, *, prompt_version: str = PROMPT_VERSION,
-                 repair: bool = True, skip_quiet: bool = True) -> None:
+                 repair: bool = True, skip_quiet: bool = True, update_prompt: bool = False) -> None:
         self.client = client
+        self.update_prompt = update_prompt
         self.name = strategy
         self.strategy = strategy
         self.prompt_version = prompt_version
@@ -63,12 +64,13 @@ class LLMAgent:
 
     def describe(self) -> dict[str, Any]:
         return {"strategy": self.strategy, "prompt_version": self.prompt_version, "repair": self.repair,
-                "skip_quiet": self.skip_quiet, "prompt": prompt_record(self.strategy, self.prompt_version)}
+                "skip_quiet": self.skip_quiet, "update_prompt": self.update_prompt,
+                "prompt": prompt_record(self.strategy, self.prompt_version, self.update_prompt)}
 
     async def act(self, obs: Observation) -> Action:
         if self.skip_quiet and not obs.chats:
             return quiet_action()
-        messages = build_messages(self.strategy, obs, self.prompt_version)
+        messages = build_messages(self.strategy, obs, self.prompt_version, self.update_prompt)
         tally = Tally()
         try:
             return await self.answer(obs, messages, tally)

@@ -6,6 +6,9 @@ The exact template text of a strategy is recorded in ``run.json`` (``prompt.text
 ``v2`` (the default) is the lean prompt: a compact operation spec, one ``|``-separated line per
 timetable event (past events by their day only), messages under day headings with first names.
 ``v1`` is kept unchanged for reproducibility (``--option prompt_version=v1``).
+
+The *update prompt* (``--option update_prompt=true``, the paper's table 2 intervention, ``update.txt``
+of each version) is appended to the end of the user message; the record then holds it too.
 """
 
 from __future__ import annotations
@@ -40,16 +43,20 @@ def load_template(name: str, version: str = PROMPT_VERSION) -> str:
         raise ValueError(f"no prompt template {name!r} in version {version!r}") from None
 
 
-def prompt_record(strategy: str, version: str = PROMPT_VERSION) -> dict[str, str]:
-    """``run.json``'s ``prompt``: the templates of the strategy, concatenated, and their sha256."""
+def prompt_record(strategy: str, version: str = PROMPT_VERSION, update_prompt: bool = False) -> dict[str, Any]:
+    """``run.json``'s ``prompt``: the templates of the strategy, concatenated, and their sha256
+    (with the update prompt when it is on: ``update_prompt: true``)."""
     parts = [
         f"### system ({version}/system.txt + {version}/{STRATEGY_TEMPLATES[strategy]}.txt)",
         load_template("system", version), load_template(STRATEGY_TEMPLATES[strategy], version),
         f"### user ({version}/user.txt)", load_template("user", version),
+        *([f"### update prompt, appended to the user message ({version}/update.txt)", load_template("update", version)]
+          if update_prompt else []),
         f"### repair ({version}/repair.txt)", load_template("repair", version),
     ]
     text = "\n\n".join(parts)
-    return {"sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "text": text, "version": version}
+    return {"sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "text": text, "version": version,
+            **({"update_prompt": True} if update_prompt else {})}
 
 
 _WEEKDAY_ABBR = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -169,8 +176,18 @@ def render_chats_v2(obs: Observation) -> str:
     return "\n".join(blocks) if blocks else "(no new messages)"
 
 
-def build_messages(strategy: str, obs: Observation, version: str = PROMPT_VERSION) -> list[dict[str, Any]]:
-    """The chat messages (system + user) a strategy sends for an observation."""
+def build_messages(strategy: str, obs: Observation, version: str = PROMPT_VERSION,
+                   update_prompt: bool = False) -> list[dict[str, Any]]:
+    """The chat messages (system + user) a strategy sends for an observation; ``update_prompt``
+    appends the update prompt to the user message (after the chats)."""
+    messages = _build_messages(strategy, obs, version)
+    if update_prompt:
+        extra = Template(load_template("update", version)).substitute(user=obs.user)
+        messages[-1] = {**messages[-1], "content": f"{messages[-1]['content']}\n\n{extra}"}
+    return messages
+
+
+def _build_messages(strategy: str, obs: Observation, version: str) -> list[dict[str, Any]]:
     fill = {"user": obs.user}
     weekday = _WEEKDAY_NAME[date.fromisoformat(obs.now[:10]).weekday()]
     if version != "v1":

@@ -22,21 +22,23 @@ class ToolsAgent:
     name = "tools"
 
     def __init__(self, client: LLMClient, *, prompt_version: str = PROMPT_VERSION, max_rounds: int = 6,
-                 repair: bool = True, skip_quiet: bool = True) -> None:
+                 repair: bool = True, skip_quiet: bool = True, update_prompt: bool = False) -> None:
         self.client = client
+        self.update_prompt = update_prompt
         self.prompt_version = prompt_version
         self.max_rounds = max_rounds
         self.repair = repair
         self.skip_quiet = skip_quiet
         self._fallback = LLMAgent(client, "procot", prompt_version=prompt_version, repair=repair,
-                                  skip_quiet=skip_quiet)
+                                  skip_quiet=skip_quiet, update_prompt=update_prompt)
         self._tools_ok = True
 
     def describe(self) -> dict[str, Any]:
         return {"strategy": "tools", "prompt_version": self.prompt_version, "max_rounds": self.max_rounds,
                 "skip_quiet": self.skip_quiet,
                 "tools": [t["function"]["name"] for t in tool_schemas(self.prompt_version)],
-                "prompt": prompt_record("tools", self.prompt_version), "fallback": "procot"}
+                "update_prompt": self.update_prompt,
+                "prompt": prompt_record("tools", self.prompt_version, self.update_prompt), "fallback": "procot"}
 
     async def act(self, obs: Observation) -> Action:
         if self.skip_quiet and not obs.chats:
@@ -58,7 +60,7 @@ class ToolsAgent:
         return action
 
     async def _loop(self, obs: Observation, tally: Tally) -> Action:
-        messages = build_messages("tools", obs, self.prompt_version)
+        messages = build_messages("tools", obs, self.prompt_version, self.update_prompt)
         tools = tool_schemas(self.prompt_version)
         calls: list[str] = []
         repaired = False
