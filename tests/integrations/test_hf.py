@@ -21,7 +21,8 @@ from proevent.cli import app  # noqa: E402
 from proevent.integrations.hf import CASES_PARQUET, QUESTIONS_PARQUET, export_hf, import_hf  # noqa: E402
 from proevent.integrations.hf_card import field_descriptions  # noqa: E402
 from proevent.io import FormatError, dumps_line, load_dataset, sha256_file, write_dataset  # noqa: E402
-from proevent.model import Case  # noqa: E402
+from proevent.agents import build_observation  # noqa: E402
+from proevent.model import Case, Timetable  # noqa: E402
 
 
 def _same_files(a: Path, b: Path) -> None:
@@ -48,13 +49,44 @@ def test_questions_table_holds_each_step_with_the_gold_timetable_before_it(tmp_p
     by_id = {r["question_id"]: r for r in rows}
     case = ds.case("tiny-01")
     q2 = by_id["tiny-01/2"]
-    assert json.loads(q2["timetable_before"]) == [e.model_dump(mode="json") for e in case.steps[0].gold_timetable]
-    assert json.loads(by_id["tiny-01/1"]["timetable_before"]) == [
-        e.model_dump(mode="json") for e in case.initial_timetable]
+    assert q2["timetable_before"] == [e.model_dump(mode="json") for e in case.steps[0].gold_timetable]
+    assert by_id["tiny-01/1"]["timetable_before"] == [e.model_dump(mode="json") for e in case.initial_timetable]
+    assert q2["messages"] == [m.model_dump(mode="json") for m in case.steps[1].messages]
+    assert q2["chats"] == [c.model_dump(mode="json") for c in case.chats]
+    assert q2["gold_timetable"] == [e.model_dump(mode="json") for e in case.steps[1].gold_timetable]
     assert by_id["tiny-01/1"]["gold_op_types"] == ["insert", "insert"]
     assert by_id["tiny-01/1"]["n_messages"] == 5
     assert sum(r["n_gold_ops"] for r in rows) == 13
     assert [r["op"] for r in json.loads(q2["gold_ops"])] == ["update"]
+
+
+def test_each_question_carries_the_k_earlier_messages_an_agent_sees(tmp_path: Path) -> None:
+    """``context`` is the observation's: per chat with news, its last K messages of earlier steps."""
+    export_hf(TINY, tmp_path / "hf", context_messages=2)
+    table = pq.read_table(tmp_path / "hf" / QUESTIONS_PARQUET)
+    assert table.schema.metadata[b"proevent.context_messages"] == b"2"
+    rows = {r["question_id"]: r for r in table.to_pylist()}
+    ds = load_dataset(TINY)
+    # tiny-01 step 2: news in c1 only; step 1 had three c1 messages, K=2 keeps the last two (by hand:
+    # the same pair tests/agents/test_agent_protocol.py checks)
+    c1_before = [m.model_dump(mode="json") for m in ds.case("tiny-01").steps[0].messages if m.chat_id == "c1"]
+    assert rows["tiny-01/2"]["context"] == c1_before[-2:]
+    assert rows["tiny-01/1"]["context"] == []  # nothing came before step 1
+    for case, t in ds.questions():
+        obs = build_observation(case, t, Timetable(case.timetable_before(t)), mode="single", context_messages=2)
+        want = [m.model_dump(mode="json") for u in obs.chats for m in u.context]
+        assert rows[f"{case.case_id}/{t}"]["context"] == want, (case.case_id, t)
+    export_hf(TINY, tmp_path / "hf0", context_messages=0)
+    assert all(not r["context"] for r in pq.read_table(tmp_path / "hf0" / QUESTIONS_PARQUET).to_pylist())
+
+
+def test_questions_nest_events_messages_and_chats_and_keep_gold_ops_as_json(tmp_path: Path) -> None:
+    export_hf(TINY, tmp_path / "hf")
+    schema = pq.read_schema(tmp_path / "hf" / QUESTIONS_PARQUET)
+    for name in ("timetable_before", "gold_timetable", "context", "messages", "chats"):
+        assert str(schema.field(name).type).startswith("list<element: struct<"), name
+    assert str(schema.field("timetable_before").type.value_type.field("participants").type) == "list<element: string>"
+    assert str(schema.field("gold_ops").type) == "string"
 
 
 def test_cases_table_has_convenience_columns(tmp_path: Path) -> None:
@@ -72,6 +104,9 @@ def test_card_has_statistics_every_field_and_a_licence_placeholder(tmp_path: Pat
     assert "| cases | 5 |" in card and "| gold operations | 13 |" in card and "| — delete | 2 |" in card
     assert "Licence placeholder: choose a licence before publishing" in card
     assert 'load_dataset("parquet"' in card
+    assert "pypi.org" not in card and "pip install 'proevent[hf]'" not in card
+    assert "proevent is not on a package index; install it from" in card
+    assert "its 20 earlier messages" in card and "a feature holds one type" in card
     assert "- Generator: seed 0 (the full record is `generator` in `dataset.json`)" in card
     for table, names in (("questions", QUESTIONS_PARQUET), ("cases", CASES_PARQUET)):
         schema = pq.read_schema(tmp_path / "hf" / names)
@@ -201,7 +236,9 @@ by_config = load_dataset(folder, "cases", split="test")
 default = load_dataset(folder, split="test")
 print(json.dumps({"questions": q.num_rows, "cases": c.num_rows, "by_config": by_config.num_rows,
                   "default": default.num_rows, "first": q[0]["question_id"],
-                  "steps": len(json.loads(c[0]["steps"]))}))
+                  "steps": len(json.loads(c[0]["steps"])),
+                  "features": {k: repr(q.features[k]) for k in ("timetable_before", "context", "gold_ops")},
+                  "participants": q[1]["timetable_before"][0]["participants"]}))
 """
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
            "HF_HOME": str(tmp_path / "hf-home"), "HF_DATASETS_CACHE": str(tmp_path / "hf-cache")}
@@ -209,4 +246,10 @@ print(json.dumps({"questions": q.num_rows, "cases": c.num_rows, "by_config": by_
                          text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     got = json.loads(out.stdout.strip().splitlines()[-1])
+    features = got.pop("features")
+    assert got.pop("participants") == ["Jerry Chen"]  # tiny-01's dentist, the first event before step 2
     assert got == {"questions": 14, "cases": 5, "by_config": 5, "default": 14, "first": "tiny-01/1", "steps": 3}
+    # nested features, not strings: a list of event structs, a list of message structs
+    assert "'participants': List(Value('string'))" in features["timetable_before"] or \
+        "'participants': Sequence(feature=Value(dtype='string'" in features["timetable_before"], features
+    assert "'sender': Value(" in features["context"] and features["gold_ops"].startswith("Value("), features

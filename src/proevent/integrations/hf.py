@@ -16,6 +16,13 @@ added nulls or changed types. The remaining columns (counts, ``category`` ...) a
 filtering and are ignored on import. The manifest is also stored in the Parquet schema metadata, so
 ``cases.parquet`` alone can be imported.
 
+The ``questions`` table is for reading and loading with ``datasets``: its events, messages and
+chats are nested Arrow columns (``datasets`` features: lists of structs), since their fields are
+fixed by the format; only ``gold_ops`` stays JSON text (an update's ``value`` is a string, a list
+of names or null, which one Arrow type cannot hold). ``context`` holds the K earlier messages of
+each chat with news, exactly what an agent's observation carries (K = ``context_messages``,
+recorded in the schema metadata and the card).
+
 Import writes ``cases.jsonl`` in the compact form :func:`proevent.io.write_dataset` writes, so a
 dataset written by proevent comes back byte for byte (and with its original ``dataset.json``).
 """
@@ -34,12 +41,16 @@ from proevent.model import DatasetCounts, DatasetManifest
 if TYPE_CHECKING:
     import pyarrow as pa
 
+from proevent.agents.protocol import DEFAULT_CONTEXT_MESSAGES
+
 CASES_PARQUET = "cases.parquet"
 QUESTIONS_PARQUET = "questions.parquet"
 CARD_FILE = "README.md"
 MANIFEST_METADATA_KEY = b"proevent.dataset"
 FORMAT_METADATA_KEY = b"proevent.hf"
-HF_FORMAT = "proevent.hf/1"
+CONTEXT_METADATA_KEY = b"proevent.context_messages"
+HF_FORMAT = "proevent.hf/2"
+"""Version 2: the ``questions`` table's events, messages and chats are nested columns, plus ``context``."""
 
 CASE_SCALARS: tuple[str, ...] = ("format", "case_id", "user", "timezone", "start")
 CASE_NESTED: tuple[str, ...] = ("initial_timetable", "chats", "steps", "meta")
@@ -67,7 +78,8 @@ def _require_pyarrow() -> Any:
         import pyarrow as pa
         import pyarrow.parquet  # noqa: F401 - registers pa.parquet
     except ImportError:
-        raise RuntimeError("Hugging Face export needs pyarrow: pip install 'proevent[hf]'") from None
+        raise RuntimeError('Hugging Face export needs pyarrow: pip install -e ".[hf]" in the proevent '
+                           "repository") from None
     return pa
 
 
@@ -84,16 +96,30 @@ def cases_schema() -> pa.Schema:
     ])
 
 
+def _nested_types() -> tuple[Any, Any, Any]:
+    """Arrow types of an event, a message and a chat: the fields of the data format, in its order."""
+    pa = _require_pyarrow()
+    event = pa.struct([("id", pa.string()), ("start", pa.string()), ("end", pa.string()),
+                       ("location", pa.string()), ("participants", pa.list_(pa.string())),
+                       ("description", pa.string())])
+    message = pa.struct([("chat_id", pa.string()), ("time", pa.string()), ("sender", pa.string()),
+                         ("text", pa.string())])
+    chat = pa.struct([("chat_id", pa.string()), ("name", pa.string()), ("type", pa.string()),
+                      ("members", pa.list_(pa.string()))])
+    return event, message, chat
+
+
 def questions_schema() -> pa.Schema:
     pa = _require_pyarrow()
+    event, message, chat = _nested_types()
     return pa.schema([
         ("question_id", pa.string()), ("case_id", pa.string()), ("t", pa.int64()), ("user", pa.string()),
         ("timezone", pa.string()), ("step_start", pa.string()), ("step_end", pa.string()),
         ("n_messages", pa.int64()), ("n_gold_ops", pa.int64()), ("gold_op_types", pa.list_(pa.string())),
         ("needs_action", pa.bool_()),
         ("category", pa.string()), ("negotiation_turns", pa.int64()), ("concurrent_chats", pa.int64()),
-        ("timetable_before", pa.string()), ("messages", pa.string()), ("chats", pa.string()),
-        ("gold_ops", pa.string()), ("gold_timetable", pa.string()),
+        ("timetable_before", pa.list_(event)), ("context", pa.list_(message)), ("messages", pa.list_(message)),
+        ("chats", pa.list_(chat)), ("gold_ops", pa.string()), ("gold_timetable", pa.list_(event)),
     ])
 
 
@@ -124,13 +150,27 @@ def case_row(raw: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def question_rows(raw: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The ``questions`` rows of one case: step t with the gold S_{t-1} as its timetable."""
+def _context(earlier: list[dict[str, Any]], new: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+    """The K earlier messages of each chat with news, chats in the order of their first new message
+    (as :func:`proevent.agents.protocol.build_observation` gives them to an agent)."""
+    if k <= 0:
+        return []
+    out: list[dict[str, Any]] = []
+    for chat_id in dict.fromkeys(m.get("chat_id") for m in new):
+        out += [m for m in earlier if m.get("chat_id") == chat_id][-k:]
+    return out
+
+
+def question_rows(raw: dict[str, Any], context_messages: int = DEFAULT_CONTEXT_MESSAGES) -> Iterator[dict[str, Any]]:
+    """The ``questions`` rows of one case: step t with the gold S_{t-1} as its timetable and the
+    ``context_messages`` earlier messages of each chat with news."""
     meta = raw.get("meta") if isinstance(raw.get("meta"), dict) else {}
-    chats = _json(raw.get("chats") or [])
+    chats = raw.get("chats") or []
     before = raw.get("initial_timetable") or []
+    earlier: list[dict[str, Any]] = []
     for step in raw.get("steps") or []:
         gold = step.get("gold_ops") or []
+        messages = step.get("messages") or []
         yield {
             "question_id": f"{raw['case_id']}/{step['t']}",
             "case_id": raw["case_id"], "t": step["t"], "user": raw.get("user"),
@@ -140,10 +180,12 @@ def question_rows(raw: dict[str, Any]) -> Iterator[dict[str, Any]]:
             "category": _str_or_none(meta.get("category")),
             "negotiation_turns": _int_or_none(meta.get("negotiation_turns")),
             "concurrent_chats": _int_or_none(meta.get("concurrent_chats")),
-            "timetable_before": _json(before), "messages": _json(step.get("messages") or []), "chats": chats,
-            "gold_ops": _json(gold), "gold_timetable": _json(step.get("gold_timetable") or []),
+            "timetable_before": before, "context": _context(earlier, messages, context_messages),
+            "messages": messages, "chats": chats, "gold_ops": _json(gold),
+            "gold_timetable": step.get("gold_timetable") or [],
         }
         before = step.get("gold_timetable") or []
+        earlier += messages
 
 
 @dataclass
@@ -156,8 +198,11 @@ class HFExport:
     files: list[Path]
 
 
-def export_hf(dataset: str | Path, out: str | Path, *, overwrite: bool = False) -> HFExport:
-    """Write a dataset folder as Parquet tables plus a dataset card into ``out``.
+def export_hf(
+    dataset: str | Path, out: str | Path, *, overwrite: bool = False, context_messages: int = DEFAULT_CONTEXT_MESSAGES
+) -> HFExport:
+    """Write a dataset folder as Parquet tables plus a dataset card into ``out``; each question row
+    carries the ``context_messages`` earlier messages per chat an agent sees (``--context K`` of a run).
 
     The dataset is loaded (format and checksum checked) first, so a broken dataset is never exported.
 
@@ -178,13 +223,14 @@ def export_hf(dataset: str | Path, out: str | Path, *, overwrite: bool = False) 
     manifest_bytes = (src / MANIFEST_FILE).read_bytes()
     metadata = {MANIFEST_METADATA_KEY: manifest_bytes, FORMAT_METADATA_KEY: HF_FORMAT.encode()}
     cases_table = pa.Table.from_pylist([case_row(r) for r in raws], schema=cases_schema().with_metadata(metadata))
-    questions = [q for r in raws for q in question_rows(r)]
-    questions_table = pa.Table.from_pylist(questions, schema=questions_schema().with_metadata(metadata))
+    questions = [q for r in raws for q in question_rows(r, context_messages)]
+    q_metadata = {**metadata, CONTEXT_METADATA_KEY: str(context_messages).encode()}
+    questions_table = pa.Table.from_pylist(questions, schema=questions_schema().with_metadata(q_metadata))
     files = [folder / CASES_PARQUET, folder / QUESTIONS_PARQUET, folder / MANIFEST_FILE, folder / CARD_FILE]
     pa.parquet.write_table(cases_table, files[0], compression="zstd")
     pa.parquet.write_table(questions_table, files[1], compression="zstd")
     files[2].write_bytes(manifest_bytes)
-    files[3].write_text(render_card(ds.manifest, ds.cases), encoding="utf-8")
+    files[3].write_text(render_card(ds.manifest, ds.cases, context_messages=context_messages), encoding="utf-8")
     return HFExport(folder=folder, cases=len(raws), questions=len(questions), files=files)
 
 

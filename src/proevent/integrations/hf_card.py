@@ -100,8 +100,26 @@ def generator_summary(generator: dict[str, Any]) -> str:
 LICENCE_PLACEHOLDER = "unspecified (choose one before publishing)"
 
 
+def install_hint() -> str:
+    """How to install proevent: it is not published on a package index, so from its repository
+    (the ``Repository`` URL of the installed package's metadata where it has one)."""
+    try:
+        from importlib.metadata import PackageNotFoundError, metadata
+
+        urls = metadata("proevent").get_all("Project-URL") or []
+    except (ImportError, PackageNotFoundError):
+        urls = []
+    repo = next((u.split(",", 1)[1].strip() for u in urls if u.lower().startswith(("repository,", "source,"))), None)
+    if repo:
+        return ("proevent is not on a package index; install it from its repository:\n\n"
+                f'```bash\npip install "proevent[hf] @ git+{repo}"\n```')
+    return ("proevent is not on a package index; install it from a clone of its source repository "
+            "(the folder with its `pyproject.toml`):\n\n```bash\npip install -e \".[hf]\"   # in the clone\n```")
+
+
 def render_card(
-    manifest: DatasetManifest, cases: Sequence[Case], *, license_name: str = LICENCE_PLACEHOLDER
+    manifest: DatasetManifest, cases: Sequence[Case], *, license_name: str = LICENCE_PLACEHOLDER,
+    context_messages: int = 20,
 ) -> str:
     """The card of an export: YAML header for the Hub, then statistics, fields and how to load."""
     from proevent.integrations.hf import cases_schema, questions_schema
@@ -122,6 +140,8 @@ def render_card(
         turns=_counter_rows(stats["negotiation_turns"]),
         question_fields=_field_rows("questions", questions_schema()),
         case_fields=_field_rows("cases", cases_schema()),
+        context_messages=context_messages,
+        install=install_hint(),
     )
 
 
