@@ -53,15 +53,17 @@ def test_vevent_properties_with_timezone() -> None:
     assert "SUMMARY:Hiking\\; bring water" in hike
     assert "LOCATION:Blue Ridge trailhead\\, gate 2" in hike
     assert "UID:pe-1/e2@proevent" in hike
-    attendees = [line for line in hike if line.startswith("ATTENDEE")]
-    assert attendees == [
-        "ATTENDEE;CN=\"Jerry Chen\":urn:proevent:person:Jerry%20Chen",
-        "ATTENDEE;CN=\"José Núñez\":urn:proevent:person:Jos%C3%A9%20N%C3%BA%C3%B1ez",
-    ]
+    # Participants: exact names in X- properties, shown to people in DESCRIPTION; no urn: attendee.
+    assert not [line for line in hike if line.startswith("ATTENDEE")]
+    assert [line for line in hike if line.startswith("X-PROEVENT-PARTICIPANT")] == [
+        "X-PROEVENT-PARTICIPANT:Jerry Chen", "X-PROEVENT-PARTICIPANT:José Núñez"]
+    assert "DESCRIPTION:With: Jerry Chen\\, José Núñez" in hike
+    assert "SEQUENCE:0" in hike and [line for line in hike if line.startswith("DTSTAMP:") and line.endswith("Z")]
     # All-day: VALUE=DATE, DTEND exclusive (the day after the last day); nulls leave properties out.
     assert "DTSTART;VALUE=DATE:20260516" in fair
     assert "DTEND;VALUE=DATE:20260518" in fair
-    assert not [line for line in fair if line.split(";")[0].split(":")[0] in ("LOCATION", "SUMMARY", "ATTENDEE")]
+    assert not [line for line in fair if line.split(";")[0].split(":")[0] in ("LOCATION", "SUMMARY", "DESCRIPTION",
+                                                                           "X-PROEVENT-PARTICIPANT")]
 
 
 def test_floating_times_without_timezone() -> None:

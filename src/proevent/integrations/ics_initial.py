@@ -13,7 +13,12 @@ hold:
   include the user);
 - with ``align="week"`` every event is moved by whole weeks so that the earliest one falls in the
   week (Monday to Sunday) of the case's start, keeping weekdays and times of day; with
-  ``align="none"`` the dates stay as in the file.
+  ``align="none"`` the dates stay as in the file;
+- times with a zone (``TZID``) or in UTC become wall times of the case's own ``timezone`` (or of
+  ``timezone=`` when given): 17:00Z is 09:00 in a Los Angeles case in winter, not 17:00;
+- a recurring event (``RRULE``/``RDATE``) becomes its occurrences within the case's span (from
+  its start to the end of its last step; with ``align="week"`` the span is taken before the
+  shift), each an event of its own.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from proevent.io import Dataset, FormatError, load_dataset, write_dataset
-from proevent.io.ics import IcsError, ics_to_events
+from proevent.io.ics import IcsError, first_start, has_recurring, ics_to_events
 from proevent.model import Case, Event, Timetable
 from proevent.model.times import format_date, format_time, is_date, parse_time
 
@@ -34,21 +39,24 @@ ALIGNS: tuple[str, ...] = ("none", "week")
 ID_PREFIX = "ics-"
 
 
-def load_initial_ics(path: str | Path, *, timezone: str | None = None) -> list[Event]:
-    """The events of an ``.ics`` file with ids ``ics-1`` ... (file order).
+def load_initial_ics(path: str | Path, *, timezone: str | None = None,
+                     horizon: tuple[str, str] | None = None) -> list[Event]:
+    """The events of an ``.ics`` file with ids ``ics-1`` ... (file order; a recurring event's
+    occurrences within ``horizon`` in time order, in its place).
 
     Raises:
-        ValueError: the file is missing, is not iCalendar, or has no event.
+        ValueError: the file is missing, is not iCalendar, has no event, or repeats an event
+            and no ``horizon`` is given.
     """
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"{p}: file not found")
     try:
-        events = ics_to_events(p.read_bytes(), timezone=timezone)
+        events = ics_to_events(p.read_bytes(), timezone=timezone, horizon=horizon)
     except IcsError as exc:
         raise ValueError(f"{p}: {exc}") from None
     if not events:
-        raise ValueError(f"{p}: no VEVENT in the calendar")
+        raise ValueError(f"{p}: no VEVENT in the calendar" + (" within the case's span" if horizon else ""))
     return [ev.model_copy(update={"id": f"{ID_PREFIX}{k}"}) for k, ev in enumerate(events, start=1)]
 
 
@@ -73,11 +81,21 @@ def week_shift_days(events: Sequence[Event], case_start: str) -> int:
     return (monday(target) - monday(first)).days
 
 
-def events_for_case(case: Case, events: Sequence[Event], *, align: Align = "none") -> list[Event]:
-    """The events as they enter ``case``: aligned, with the user among the participants."""
+def case_horizon(case: Case) -> tuple[str, str]:
+    """The case's span: its start to the end of its last step."""
+    return case.start, case.steps[-1].end if case.steps else case.start
+
+
+def events_for_case(case: Case, events: Sequence[Event], *, align: Align = "none", days: int | None = None,
+                    ) -> list[Event]:
+    """The events as they enter ``case``: aligned (by ``days``, default the week shift of ``events``),
+    with the user among the participants."""
     if align not in ALIGNS:
         raise ValueError(f"unknown align {align!r}; use one of {', '.join(ALIGNS)}")
-    days = week_shift_days(events, case.start) if align == "week" else 0
+    if align == "none":
+        days = 0
+    elif days is None:
+        days = week_shift_days(events, case.start)
     out = []
     for ev in events:
         people = list(ev.participants)
@@ -88,13 +106,14 @@ def events_for_case(case: Case, events: Sequence[Event], *, align: Align = "none
     return out
 
 
-def add_initial_events(case: Case, events: Sequence[Event], *, align: Align = "none") -> Case:
+def add_initial_events(case: Case, events: Sequence[Event], *, align: Align = "none", days: int | None = None,
+                       ) -> Case:
     """``case`` with ``events`` in front of S_0 and of every S_t (see the module docstring).
 
     Raises:
         ValueError: an event id is already used by the case, or the gold replay no longer holds.
     """
-    extra = events_for_case(case, events, align=align)
+    extra = events_for_case(case, events, align=align, days=days)
     used = {ev.id for ev in case.initial_timetable} | {ev.id for s in case.steps for ev in s.gold_timetable}
     clash = sorted(used & {ev.id for ev in extra})
     if clash:
@@ -168,12 +187,40 @@ def apply_initial_ics(
     dest = Path(out) if out is not None else src
     if dest.resolve() != src.resolve() and (dest / "cases.jsonl").exists() and not overwrite:
         raise FileExistsError(f"{dest / 'cases.jsonl'} exists; pass --force to replace it")
-    events = load_initial_ics(ics_file, timezone=timezone)
+    data = Path(ics_file).read_bytes() if Path(ics_file).is_file() else b""
+    try:
+        recurring = has_recurring(data) if data else False
+    except IcsError as exc:
+        raise ValueError(f"{ics_file}: {exc}") from None
+    loaded: dict[tuple[str | None, tuple[str, str] | None], list[Event]] = {}
     problems: list[str] = []
     cases: list[Case] = []
+    counts: set[int] = set()
+    firsts: dict[str | None, str | None] = {}
     for case in ds.cases:
+        zone = timezone or case.timezone
+        days = 0
+        if align == "week":
+            if zone not in firsts:
+                firsts[zone] = first_start(data, timezone=zone)
+            first = firsts[zone]
+            days = week_shift_days([Event(id="x", start=first, end=None, location=None, participants=[],
+                                          description=None)], case.start) if first else 0
+        horizon: tuple[str, str] | None = None
+        if recurring:
+            lo, hi = case_horizon(case)
+            horizon = (str(_shift(lo, -days)), str(_shift(hi, -days)))
+        key = (zone, horizon)
+        if key not in loaded:
+            try:
+                loaded[key] = load_initial_ics(ics_file, timezone=zone, horizon=horizon)  # type: ignore[arg-type]
+            except ValueError as exc:
+                if horizon is None or "no VEVENT" not in str(exc):
+                    raise
+                loaded[key] = []  # a series with no occurrence in this case's span
+        counts.add(len(loaded[key]))
         try:
-            cases.append(add_initial_events(case, events, align=align))
+            cases.append(add_initial_events(case, loaded[key], align=align, days=days))
         except ValueError as exc:
             problems.append(str(exc))
     if not problems:
@@ -184,7 +231,8 @@ def apply_initial_ics(
     generator["initial_ics"] = {
         "file": Path(ics_file).name,
         "sha256": hashlib.sha256(Path(ics_file).read_bytes()).hexdigest(),
-        "events": len(events),
+        "events": max(counts) if counts else 0,
+        "recurring": recurring,
         "align": align,
     }
     extra = dict(ds.manifest.model_extra or {})
@@ -194,6 +242,6 @@ def apply_initial_ics(
 
 
 __all__ = [
-    "ALIGNS", "add_initial_events", "apply_initial_ics", "check_gold_replay", "events_for_case",
+    "ALIGNS", "add_initial_events", "apply_initial_ics", "case_horizon", "check_gold_replay", "events_for_case",
     "load_initial_ics", "week_shift_days",
 ]

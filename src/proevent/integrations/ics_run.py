@@ -15,7 +15,7 @@ from pathlib import Path
 
 from proevent.evaluate import line_ops
 from proevent.io import Dataset, Run
-from proevent.io.ics import timetable_to_ics
+from proevent.io.ics import count_changes, timetable_to_ics
 from proevent.model import Case, Timetable
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
@@ -32,6 +32,8 @@ class CaseReplay:
     error_steps: list[int] = field(default_factory=list)
     refused_ops: int = 0
     """Operations that could not be applied (invalid, unknown id ...)."""
+    sequences: dict[str, int] = field(default_factory=dict)
+    """Event id -> the steps that changed it (the iCalendar ``SEQUENCE``)."""
 
 
 def agent_timetable(case: Case, run: Run, *, step: int | None = None, repeat: int = 0) -> CaseReplay:
@@ -55,6 +57,7 @@ def agent_timetable(case: Case, run: Run, *, step: int | None = None, repeat: in
             replay.error_steps.append(s.t)
         result = replay.timetable.apply(line_ops(line))
         replay.refused_ops += len(result.errors)
+        count_changes(replay.sequences, replay.timetable.events, result.timetable.events)
         replay.timetable = result.timetable
     return replay
 
@@ -120,11 +123,11 @@ def export_run_ics(
         path = folder / name
         path.write_bytes(timetable_to_ics(
             replay.timetable.events, user=case.user, timezone=case.timezone, case_id=case.case_id,
-            name=f"{case.user}: {case.case_id} as {agent} sees it (step {replay.step})",
+            name=f"{case.user}: {case.case_id} as {agent} sees it (step {replay.step})", sequences=replay.sequences,
         ))
         files.append(path)
         if with_gold:
-            gold = case.initial_timetable if replay.step == 0 else case.steps[replay.step - 1].gold_timetable
+            gold = case.timetable_before(replay.step + 1)
             gold_path = folder / (name.removesuffix(".ics") + ".gold.ics")
             gold_path.write_bytes(timetable_to_ics(
                 gold, user=case.user, timezone=case.timezone, case_id=case.case_id,
