@@ -29,7 +29,7 @@ from proevent.evaluate.judges import JUDGES, ExactJudge, FuzzyJudge, LocationJud
 from proevent.evaluate.matching import event_matching, max_matching
 from proevent.evaluate.multi import CaseTrace, StepTrace, replay_case, target_events
 from proevent.evaluate.normalize import People, canonical_name, normalize_location
-from proevent.evaluate.single import QuestionScore, previous_timetable, score_question
+from proevent.evaluate.single import QuestionScore, score_question
 
 __all__ = [
     "BREAKDOWN_KEYS", "CaseDisagreement", "CaseRows", "Comparison", "MetricDiff", "compare_results",
@@ -38,7 +38,7 @@ __all__ = [
     "JUDGES", "METRICS_VERSION", "METRIC_KEYS", "CaseTrace", "Comparator", "EvaluationResult", "ExactJudge",
     "FuzzyJudge", "LocationJudge", "People", "QuestionScore", "StepTrace", "bootstrap_intervals",
     "canonical_name", "comparator_for", "evaluate", "event_matching", "get_judge", "is_cosmetic", "line_ops",
-    "max_matching", "mean_sd", "normalize_location", "previous_timetable", "replay_case", "score_question",
+    "max_matching", "mean_sd", "normalize_location", "replay_case", "score_question",
     "target_events",
 ]
 

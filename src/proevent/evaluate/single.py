@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from proevent.evaluate.equivalence import Comparator, is_cosmetic
 from proevent.evaluate.matching import max_matching
-from proevent.model import OP_TYPES, AnyOp, Case, Event, InvalidOp
+from proevent.model import OP_TYPES, AnyOp, Case, InvalidOp
 
 
 @dataclass
@@ -54,11 +54,6 @@ class QuestionScore:
         return out
 
 
-def previous_timetable(case: Case, t: int) -> list[Event]:
-    """The gold S_{t-1} of step ``t`` (1-based)."""
-    return case.initial_timetable if t == 1 else case.steps[t - 2].gold_timetable
-
-
 def refused_ops(ops: Sequence[AnyOp], ids_before: set[str]) -> dict[int, str]:
     """Indices of operations that cannot be applied to a timetable holding ``ids_before``,
     by the same rule as :meth:`proevent.model.Timetable.apply`, with the reason."""
@@ -88,7 +83,7 @@ def score_question(
 ) -> QuestionScore:
     """Score one single-step question. An errored or missing line is passed as no operations."""
     step = case.steps[t - 1]
-    ids_before = {ev.id for ev in previous_timetable(case, t)}
+    ids_before = {ev.id for ev in case.timetable_before(t)}
     refused = refused_ops(pred_ops, ids_before)
     pred, invalid, reasons = [], [], {}
     for i, op in enumerate(pred_ops):

@@ -213,9 +213,8 @@ def proevent_agent(
         repeat = state.epoch - 1
         if state.metadata["mode"] == "single":
             t = int(state.metadata["t"])
-            before = case.initial_timetable if t == 1 else case.steps[t - 2].gold_timetable
-            line = await _answer(the_agent, client, case, t, Timetable(before), mode="single", repeat=repeat,
-                                 context_messages=context_messages)
+            line = await _answer(the_agent, client, case, t, Timetable(case.timetable_before(t)), mode="single",
+                                 repeat=repeat, context_messages=context_messages)
             _record(state, line.model_dump(mode="json"))
             return state
         state.store.set(TIMETABLE_KEY, [e.model_dump(mode="json") for e in case.initial_timetable])

@@ -41,8 +41,8 @@ def _select(ds: Dataset, cases: str | list[str] | None) -> list[Any]:
 
 
 def _question_text(case: Any, t: int, context_messages: int) -> str:
-    before = case.initial_timetable if t == 1 else case.steps[t - 2].gold_timetable
-    obs = build_observation(case, t, Timetable(before), mode="single", context_messages=context_messages)
+    obs = build_observation(case, t, Timetable(case.timetable_before(t)), mode="single",
+                            context_messages=context_messages)
     return build_messages("plain", obs)[-1]["content"]
 
 
@@ -65,7 +65,7 @@ def multi_samples(ds: Dataset, cases: str | list[str] | None = None) -> list[Sam
     """One sample per case; the agent runs every step on its own timetable."""
     out = []
     for case in _select(ds, cases):
-        final = case.steps[-1].gold_timetable if case.steps else case.initial_timetable
+        final = case.timetable_before(len(case.steps) + 1)
         out.append(Sample(
             id=case.case_id,
             input=(f"Case {case.case_id}: keep {case.user}'s timetable up to date over {len(case.steps)} "

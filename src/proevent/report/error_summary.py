@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from proevent.evaluate import EvaluationResult, comparator_for, previous_timetable
+from proevent.evaluate import EvaluationResult, comparator_for
 from proevent.evaluate.judges import LocationJudge, get_judge
 from proevent.io import Dataset
 from proevent.report.errors import ErrorItem, categories, categorize, render_op
@@ -119,7 +119,7 @@ def _fill(examples, deferred, dataset: Dataset, per_category: int) -> dict[str, 
 
 
 def _rendered(case, q, item: ErrorItem) -> tuple[str | None, str | None]:
-    before = {ev.id: ev for ev in previous_timetable(case, item.t)}
+    before = {ev.id: ev for ev in case.timetable_before(item.t)}
     return (
         render_op(q.pred[item.pred], before) if item.pred is not None else None,
         render_op(q.gold[item.gold], before) if item.gold is not None else None,
@@ -129,7 +129,7 @@ def _rendered(case, q, item: ErrorItem) -> tuple[str | None, str | None]:
 def _example(dataset: Dataset, item: ErrorItem, q) -> ErrorExample:
     case = dataset.case(item.case_id)
     step = case.steps[item.t - 1]
-    before = {ev.id: ev for ev in previous_timetable(case, item.t)}
+    before = {ev.id: ev for ev in case.timetable_before(item.t)}
     chats = {c.chat_id: c.name for c in case.chats}
     msgs = [
         ShownMessage(

@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from proevent.evaluate import Comparator, QuestionScore, comparator_for, previous_timetable
+from proevent.evaluate import Comparator, QuestionScore, comparator_for
 from proevent.evaluate.judges import LocationJudge
 from proevent.model import AnyOp, Case, DeleteOp, Event, EventData, InsertOp, InvalidOp, UpdateOp
 from proevent.model.times import parse_time
@@ -97,7 +97,7 @@ def categorize(
     if not q.gold:  # an empty step: anything predicted is a false detection
         return [item("false_detection", i, None, "acted on a step that needed no operation") for i in up]
     after = {ev.id: ev for ev in case.steps[q.t - 1].gold_timetable}
-    before = {ev.id: ev for ev in previous_timetable(case, q.t)}
+    before = {ev.id: ev for ev in case.timetable_before(q.t)}
     invalid = set(q.invalid)
     candidates: list[tuple[int, int, int, str, str]] = []
     for i in up:

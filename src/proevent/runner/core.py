@@ -68,9 +68,9 @@ async def run_single(
     agent: Agent, case: Case, t: int, *, repeat: int, context_messages: int
 ) -> PredictionLine:
     """A single-step question: the agent gets the gold S_{t-1}."""
-    before = case.initial_timetable if t == 1 else case.steps[t - 2].gold_timetable
     return await answer(
-        agent, case, t, Timetable(before), mode="single", repeat=repeat, context_messages=context_messages
+        agent, case, t, Timetable(case.timetable_before(t)), mode="single", repeat=repeat,
+        context_messages=context_messages,
     )
 
 

@@ -156,8 +156,8 @@ def format_value(value: Any) -> str:
 
 
 def before_timetable(case: Case, t: int) -> list[Event]:
-    """S_{t-1}: the initial timetable for step 1, else the gold timetable of the previous step."""
-    return list(case.initial_timetable) if t <= 1 else list(case.steps[t - 2].gold_timetable)
+    """S_{t-1} (:meth:`Case.timetable_before`), as a list of its own."""
+    return list(case.timetable_before(max(t, 1)))
 
 
 @dataclass
