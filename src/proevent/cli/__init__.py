@@ -19,6 +19,8 @@ _COMMAND_MODULES: tuple[str, ...] = (  # in pipeline order: `proevent --help` li
     "proevent.cli.data_cmds",
     "proevent.cli.ecosystem_cmds",
     "proevent.cli.judge_cmds",
+    "proevent.cli.batch_cmds",
+    "proevent.cli.ablation_cmds",
 )
 
 for _module in _COMMAND_MODULES:

@@ -1,5 +1,10 @@
 """A persistent response cache in SQLite, keyed on server, model, messages, parameters and repeat index.
 
+Besides the answers the client got itself (table ``responses``) the file holds answers imported
+from batch output files (table ``imported``, see :mod:`proevent.llm.batchfile`): such an answer is
+*taken* once by the client (:meth:`ResponseCache.take`), as if the server had just sent it, and
+only then, if usable, becomes an ordinary cached response.
+
 The key holds the configured base URLs (sorted, so replicas listed together share answers), so a
 second server that serves a model of the same name is never answered from the first one's cache.
 
@@ -13,6 +18,7 @@ the row being written, never the file.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import sqlite3
@@ -27,6 +33,14 @@ CREATE TABLE IF NOT EXISTS responses (
   model TEXT NOT NULL,
   created REAL NOT NULL,
   body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS imported (
+  key TEXT PRIMARY KEY,
+  created REAL NOT NULL,
+  source TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  price_factor REAL NOT NULL DEFAULT 1.0
 )
 """
 
@@ -87,7 +101,7 @@ class ResponseCache:
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
+            self._db.executescript(_SCHEMA)
             self._db.execute("SELECT key, body FROM responses LIMIT 1").fetchall()
         except sqlite3.Error as exc:
             self._db.close()
@@ -119,6 +133,94 @@ class ResponseCache:
             raise _unusable(self.path, exc) from None
         return True
 
+    def put_imported(self, rows: list[tuple[str, str, int, str, float]]) -> set[str]:
+        """Store answers of a batch output file: ``(key, source, status, body, price_factor)`` rows,
+        ``status`` 200 for an answer (``body`` the chat completion) or the HTTP status of an error
+        (``body`` its message), in one transaction. A key the cache already answers is left out (it
+        was asked and answered before); returns those keys."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                keys = [r[0] for r in rows]
+                answered: set[str] = set()
+                for i in range(0, len(keys), 500):
+                    part = keys[i:i + 500]
+                    marks = ",".join("?" * len(part))
+                    answered.update(k for (k,) in self._db.execute(
+                        f"SELECT key FROM responses WHERE key IN ({marks})", part))
+                now = time.time()
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO imported (key, created, source, status, body, price_factor) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [(k, now, src, status, body, factor) for k, src, status, body, factor in rows if k not in answered],
+                )
+                return answered
+        except sqlite3.Error as exc:
+            raise _unusable(self.path, exc) from None
+
+    def take(self, key: str, model: str, *, keep: bool = False) -> tuple[int, str, float] | None:
+        """An imported answer for ``key`` as ``(status, body, price_factor)``; ``None`` when there is
+        none. It is used as a reply the server sent: an answer (status 200) is stored as a cached
+        response in the same transaction, so that the same request asked again finds it there (the
+        client deletes it again if it is unusable), and it is removed from the imported ones, unless
+        ``keep``: then it stays until :meth:`forget_imported` (a runner keeps the answers a question
+        took until the question's line is written, because a question waiting for a later request
+        is asked again from its start in the next round)."""
+        try:
+            if self._db.execute("SELECT 1 FROM imported WHERE key = ?", (key,)).fetchone() is None:
+                return None  # the common case (nothing imported) takes no write lock
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                row = self._db.execute("SELECT status, body, price_factor FROM imported WHERE key = ?",
+                                       (key,)).fetchone()
+                if not keep:
+                    self._db.execute("DELETE FROM imported WHERE key = ?", (key,))
+                if row is not None and row[0] == 200:
+                    self._db.execute("INSERT OR REPLACE INTO responses (key, model, created, body) "
+                                     "VALUES (?, ?, ?, ?)", (key, model, time.time(), row[1]))
+        except sqlite3.Error as exc:
+            if _locked(exc):
+                self.missed_reads += 1
+                return None
+            raise _unusable(self.path, exc) from None
+        return (int(row[0]), str(row[1]), float(row[2])) if row else None
+
+    def lookup(self, key: str, model: str, *, keep: bool = False) -> tuple[str, Any] | None:
+        """One look for ``key``: ``("imported", (status, body, price_factor))`` (see :meth:`take`;
+        an imported answer comes first, so a question asked again from its start takes the same
+        answers as requests again), else ``("cached", body)``, else ``None``."""
+        taken = self.take(key, model, keep=keep)
+        if taken is not None:
+            return "imported", taken
+        body = self.get(key)
+        return ("cached", body) if body is not None else None
+
+    def forget_imported(self, keys: list[str]) -> None:
+        """Drop imported answers that were taken with ``keep`` (their question is done)."""
+        try:
+            self._db.executemany("DELETE FROM imported WHERE key = ?", [(k,) for k in keys])
+        except sqlite3.Error as exc:
+            if not _locked(exc):
+                raise _unusable(self.path, exc) from None
+
+    def forget_imported_later(self, keys: list[str]) -> None:
+        """:meth:`forget_imported` in the cache's worker thread, without waiting (callable from sync code
+        on the event loop; done before :meth:`release` returns)."""
+        if keys:
+            self._pool().submit(self.forget_imported, list(keys))
+
+    def delete(self, key: str) -> None:
+        """Forget a cached response (an imported answer that turned out unusable)."""
+        try:
+            self._db.execute("DELETE FROM responses WHERE key = ?", (key,))
+        except sqlite3.Error as exc:
+            if not _locked(exc):
+                raise _unusable(self.path, exc) from None
+
+    def pending_imports(self) -> int:
+        """Imported answers not taken yet."""
+        return int(self._db.execute("SELECT COUNT(*) FROM imported").fetchone()[0])
+
     def commit(self) -> None:
         """Nothing to do: every ``put`` commits at once. Kept for callers of the batching cache."""
 
@@ -147,3 +249,14 @@ class ResponseCache:
 
     async def aput(self, key: str, model: str, body: str) -> bool:
         return await asyncio.get_running_loop().run_in_executor(self._pool(), self.put, key, model, body)
+
+    async def atake(self, key: str, model: str, *, keep: bool = False) -> tuple[int, str, float] | None:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool(), functools.partial(self.take, key, model, keep=keep))
+
+    async def alookup(self, key: str, model: str, *, keep: bool = False) -> tuple[str, Any] | None:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool(), functools.partial(self.lookup, key, model, keep=keep))
+
+    async def adelete(self, key: str) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._pool(), self.delete, key)

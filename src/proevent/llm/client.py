@@ -15,6 +15,11 @@ non-negative and finite, else the reply counts as malformed and is retried), and
 made well-formed Unicode (:mod:`proevent.llm.text`). Only answers an agent could use are cached:
 not an empty answer, an unclosed ``<think>``, no JSON where JSON was asked, or a malformed tool
 call, so that asking again (a resume of errored lines) really sends a request.
+
+Batch mode (:mod:`proevent.llm.batchfile`): a client with a recorder (``recorder=``, or
+``$PROEVENT_BATCH_OUT`` for every client of the process) sends nothing; a request the cache does
+not answer is written to the batch file and raises :class:`PendingError`. Answers imported from
+batch output files are taken from the cache as the server's own replies, by any client.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import Any
 
 import aiohttp
 
+from proevent.llm.batchfile import BatchRecorder, RequestPending, current_tracker, note_answered, recorder_from_env
 from proevent.llm.cache import ResponseCache, cache_key
 from proevent.llm.config import LLMConfig
 from proevent.llm.pricing import UsageTotals, cached_prompt_tokens, cost_usd, find_price
@@ -69,6 +75,23 @@ class UnsupportedFeature(LLMError):
     def __init__(self, feature: str, message: str) -> None:
         self.feature = feature
         super().__init__(f"server does not support {feature}: {message}")
+
+
+class PendingError(LLMError, RequestPending):
+    """The request went into the batch file instead of to a server (batch mode): no answer yet."""
+
+
+def status_error(status: int, message: str, url: str, *, tools: bool) -> LLMError:
+    """The error a non-retryable (or finally failed) HTTP status makes: refused (401/403/404),
+    unsupported tools, or a plain failure."""
+    if tools and status in (400, 404, 422) and "tool" in message.lower():
+        return UnsupportedFeature("tools", message)
+    if status in _FATAL_STATUS:
+        return EndpointRefused(f"{url}/chat/completions: HTTP {status}: {message}", status=status, url=url)
+    return LLMError(f"HTTP {status}: {message}", status=status, url=url)
+
+
+_UNSET: Any = object()
 
 
 @dataclass
@@ -269,9 +292,15 @@ class LLMClient:
         cache: ResponseCache | None = None,
         use_cache: bool | None = None,
         rng: random.Random | None = None,
+        recorder: BatchRecorder | None = _UNSET,
     ) -> None:
         self.config = config
         use = config.cache if use_cache is None else use_cache
+        self.recorder = recorder_from_env() if recorder is _UNSET else recorder
+        """Batch mode: requests go to this file instead of a server (see :mod:`proevent.llm.batchfile`)."""
+        if self.recorder is not None and not use:
+            raise ValueError("batch mode (--batch-out / PROEVENT_BATCH_OUT) needs the response cache: its "
+                             "answers are imported into it (drop --no-cache)")
         self.cache = cache if cache is not None else (ResponseCache(config.resolved_cache_path()) if use else None)
         if not use:
             self.cache = None
@@ -350,16 +379,22 @@ class LLMClient:
         cache = self.cache
         key = cache_key(cfg.model, messages, key_params, repeat, self._server) if cache is not None else None
         if cache is not None and key is not None:
-            hit = await cache.aget(key)
-            if hit is not None:
+            tracker = current_tracker()
+            found = await cache.alookup(key, cfg.model, keep=tracker is not None)
+            if found is not None and found[0] == "imported":
+                if tracker is not None:
+                    tracker.taken.append(key)
+                return await self._imported(key, found[1], json_asked, accept, bool(tools))
+            if found is not None:
                 try:
-                    data = json.loads(hit)
+                    data = json.loads(found[1])
                 except ValueError:
                     data = None
                 if shape_problem(data) is None:
                     done = self._completion(clean_strings(data), 0.0, cached=True)
                     if self._cacheable(done, json_asked, accept):
                         self.totals.cache_hits += 1
+                        note_answered()
                         return done
         body: dict[str, Any] = {"model": cfg.model, "messages": messages, **params}
         if tools:
@@ -367,6 +402,10 @@ class LLMClient:
             body["tool_choice"] = "auto"
         elif want_json and self._json_ok:
             body["response_format"] = {"type": "json_object"}
+        if self.recorder is not None and key is not None:
+            self.recorder.record(key, body, _encode_body)
+            raise PendingError(f"not answered yet: the request is in the batch file {self.recorder.path} "
+                               f"(custom_id {key})")
         session = self._ensure()
         assert self._sem is not None
         async with self._sem:
@@ -377,14 +416,47 @@ class LLMClient:
                 self.consecutive_failures += 1
                 raise
             latency = time.perf_counter() - start
+        return await self._answered(key, data, latency, json_asked, accept)
+
+    async def _answered(self, key: str | None, data: dict[str, Any], latency: float, json_asked: bool,
+                        accept: Callable[[Completion], str | None] | None, price_factor: float = 1.0,
+                        stored: bool = False) -> Completion:
+        """A reply the server sent (or a batch answer, as one, ``stored`` in the cache already by
+        :meth:`ResponseCache.take`): counted, and cached only if usable."""
         self.consecutive_failures = 0
-        done = self._completion(data, latency, cached=False)
-        if cache is not None and key is not None:
+        done = self._completion(data, latency, cached=False, price_factor=price_factor)
+        if self.cache is not None and key is not None:
             if self._cacheable(done, json_asked, accept):
-                await cache.aput(key, cfg.model, json.dumps(data, ensure_ascii=False))
+                if not stored:
+                    await self.cache.aput(key, self.config.model, json.dumps(data, ensure_ascii=False))
             else:
                 self.not_cached += 1
+                if stored:
+                    await self.cache.adelete(key)
+        note_answered()
         return done
+
+    async def _imported(self, key: str, taken: tuple[int, str, float], json_asked: bool,
+                        accept: Callable[[Completion], str | None] | None, tools: bool) -> Completion:
+        """An answer imported from a batch output file, used as the reply the server sends now."""
+        status, body, factor = taken
+        self.totals.requests += 1
+        data: Any = None
+        if status == 200:
+            try:
+                data = json.loads(body)
+            except ValueError:
+                data = None
+            problem = shape_problem(data) if data is not None else "not JSON"
+            if problem is None:
+                return await self._answered(key, clean_strings(data), 0.0, json_asked, accept, factor, stored=True)
+            assert self.cache is not None
+            await self.cache.adelete(key)
+            status, body = 502, f"malformed response body ({problem})"
+        self.totals.failures += 1
+        self.consecutive_failures += 1
+        url = self._server or "batch"
+        raise status_error(status, f"{body} (a batch answer)", url, tools=tools)
 
     @staticmethod
     def _cacheable(done: Completion, json_asked: bool, accept: Callable[[Completion], str | None] | None) -> bool:
@@ -444,14 +516,11 @@ class LLMClient:
                     body = {k: v for k, v in body.items() if k != "response_format"}
                     payload = _encode_body(body)
                     continue
-                if tools and status in (400, 404, 422) and "tool" in lowered:
-                    raise UnsupportedFeature("tools", message)
-                if status in _FATAL_STATUS:
-                    self.totals.failures += 1
-                    raise EndpointRefused(f"{url}/chat/completions: {last_error}", status=status, url=url)
                 if status != 429 and status < 500 and status != 408:
-                    self.totals.failures += 1
-                    raise LLMError(last_error, status=status, url=url)
+                    error = status_error(status, message, url, tools=tools)
+                    if not isinstance(error, UnsupportedFeature):
+                        self.totals.failures += 1
+                    raise error
             if attempt >= cfg.max_retries:
                 self.totals.failures += 1
                 raise LLMError(f"request failed after {attempt + 1} attempts: {last_error}",
@@ -464,7 +533,8 @@ class LLMClient:
             wait = backoff if retry_after is None else min(retry_after, cfg.backoff_max_s, cfg.timeout_s)
             await asyncio.sleep(wait)
 
-    def _completion(self, data: dict[str, Any], latency: float, *, cached: bool) -> Completion:
+    def _completion(self, data: dict[str, Any], latency: float, *, cached: bool,
+                    price_factor: float = 1.0) -> Completion:
         choice = data["choices"][0]
         message = choice.get("message") or {}
         raw = message.get("content") or ""
@@ -482,6 +552,8 @@ class LLMClient:
         pt, ct = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
         hit = cached_prompt_tokens(usage)
         cost = cost_usd(self._price, pt, ct, hit)
+        if cost is not None and price_factor != 1.0:
+            cost *= price_factor
         if not cached:
             self.totals.add(pt, ct, cost, hit)
         assistant: dict[str, Any] = {"role": "assistant", "content": raw}

@@ -15,11 +15,13 @@ from proevent.agents.registry import create_agent, get_spec
 from proevent.io import Dataset
 from proevent.io.run import Key, add_usage, empty_usage, line_usage, rounded_usage, run_usage
 from proevent.llm import LLMClient
+from proevent.llm.batchfile import BatchRecorder, current_tracker, track_pending
 from proevent.model import Case, PredictionLine
 from proevent.runner.config import RunConfig
 from proevent.runner.core import run_multi, run_single
 from proevent.runner.preflight import EndpointError, preflight
 from proevent.runner.progress import RunProgress
+from proevent.runner.rounds import PendingWork, later_steps_with_messages, requests_per_question
 from proevent.runner.secrets import redact_url, redact_value
 from proevent.runner.store import RunStore, open_store
 
@@ -48,6 +50,10 @@ class RunSummary:
     """More errored lines than ``max_errors``, or (by default) any failed request: the CLI exits non-zero."""
     stopped: str | None = None
     """Why the circuit breaker stopped the run (then :class:`RunStopped` is raised)."""
+    batch_requests: int = 0
+    """Batch mode: requests written to the batch file (each key once)."""
+    pending: PendingWork = field(default_factory=PendingWork)
+    """Batch mode: questions left unanswered for want of an answer, and what they need at most."""
 
 
 def select_cases(dataset: Dataset, config: RunConfig) -> list[Case]:
@@ -138,8 +144,14 @@ async def execute(
     progress: bool = True,
     force: bool = False,
     console: Console | None = None,
+    batch_out: Path | None = None,
 ) -> RunSummary:
     """Run ``config`` on ``dataset`` into the folder ``out`` (created, or resumed).
+
+    With ``batch_out`` nothing is sent: the requests the cache does not answer go to that file
+    (OpenAI Batch API input lines, see :mod:`proevent.llm.batchfile`), the questions waiting for
+    them get no line, and ``summary.pending`` says what is still to come; import the answers and
+    run again.
 
     Raises:
         RunStopped: the endpoint is unreachable or refuses (preflight), a request was answered
@@ -155,12 +167,18 @@ async def execute(
             if config.llm is None:
                 raise ValueError(f"agent {config.agent!r} needs a model: pass --model (and --base-url)")
             if client is None:
-                client = LLMClient(config.llm)
+                recorder = BatchRecorder(batch_out) if batch_out is not None else None
+                client = LLMClient(config.llm, recorder=recorder) if recorder else LLMClient(config.llm)
                 own_client = True
             options["client"] = client
         if spec.needs_gold:
             options["dataset"] = dataset
         agent = create_agent(config.agent, **options)
+    elif batch_out is not None:
+        raise ValueError("batch_out needs the runner to make the agent and its client")
+    description = agent.describe()
+    per_question = requests_per_question(description)
+    recording = client is not None and getattr(client, "recorder", None) is not None
     priced = client.priced if client is not None else True
     budget = config.max_cost_usd if client is not None else None
     if budget is not None and not priced:
@@ -168,7 +186,7 @@ async def execute(
                          "price (--price-in/--price-out)")
     secrets = [k for k in [config.llm.api_key() if config.llm else None] if k]
     try:
-        store = open_store(config, agent.describe(), dataset, out, uses_llm=spec.needs_llm, force=force)
+        store = open_store(config, description, dataset, out, uses_llm=spec.needs_llm, force=force)
     except BaseException:
         if own_client and client is not None:
             await client.aclose()
@@ -177,11 +195,12 @@ async def execute(
     stop: list[str] = []
     try:
         cases = select_cases(dataset, config)
+        by_id = {c.case_id: c for c in cases}
         items, todo, summary.skipped = plan(cases, config, _answered(store.existing, config.retry_errors))
         prior = run_usage(store.path)
         call = empty_usage()
         final: dict[Key, PredictionLine] = dict(store.existing)
-        if items and own_client and config.llm is not None and config.preflight:
+        if items and own_client and config.llm is not None and config.preflight and not recording:
             try:
                 await preflight(config.llm)
             except EndpointError as exc:
@@ -210,8 +229,20 @@ async def execute(
 
             def emit(line: PredictionLine) -> None:
                 nonlocal failures_in_row
+                tracker = current_tracker()
+                if tracker is not None and tracker.pending:
+                    if line.mode == "multi":
+                        case = by_id[line.case_id]
+                        summary.pending.add(per_question, tracker.answered, later_steps_with_messages(case, line.t))
+                        raise _Stop
+                    summary.pending.add(per_question, tracker.answered)
+                    return
                 line = _redacted(line, secrets)
                 store.write(line)
+                if tracker is not None:
+                    if tracker.taken and client is not None and client.cache is not None:
+                        client.cache.forget_imported_later(tracker.taken)
+                    tracker.answered, tracker.taken = 0, []  # the next step of a multi-step case counts afresh
                 final[line.key] = line
                 part = line_usage(line)
                 add_usage(call, part)
@@ -249,17 +280,21 @@ async def execute(
                     except asyncio.QueueEmpty:
                         return
                     try:
-                        if item[0] == "single":
-                            _, case, t, r = item
-                            emit(await run_single(agent, case, t, repeat=r,
-                                                  context_messages=config.context_messages))
-                        else:
-                            _, case, r, done = item
-                            done_lines = {t: store.existing[(case.case_id, "multi", t, r)] for t in done}
-                            await run_multi(agent, case, repeat=r, context_messages=config.context_messages,
-                                            done=done_lines, emit=emit)
+                        with track_pending():
+                            await _one(item)
                     except _Stop:
-                        return
+                        if stop:
+                            return
+
+            async def _one(item: tuple[Any, ...]) -> None:
+                if item[0] == "single":
+                    _, case, t, r = item
+                    emit(await run_single(agent, case, t, repeat=r, context_messages=config.context_messages))
+                else:
+                    _, case, r, done = item
+                    done_lines = {t: store.existing[(case.case_id, "multi", t, r)] for t in done}
+                    await run_multi(agent, case, repeat=r, context_messages=config.context_messages,
+                                    done=done_lines, emit=emit)
 
             tasks.extend(asyncio.ensure_future(worker())
                          for _ in range(min(config.concurrency, max(1, len(items)))))
@@ -280,6 +315,9 @@ async def execute(
     _finish(store, summary, client, priced, quiet=False)
     if own_client and client is not None:
         await client.aclose()
+    if recording:
+        summary.batch_requests = client.recorder.count  # type: ignore[union-attr]
+        client.recorder.close()  # type: ignore[union-attr]
     if stop:
         summary.stopped = stop[0]
         raise RunStopped(stop[0], summary)

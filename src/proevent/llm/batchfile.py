@@ -1,0 +1,247 @@
+"""Requests answered elsewhere: OpenAI Batch API input files out, batch output files in.
+
+A :class:`BatchRecorder` given to the client (or named by ``PROEVENT_BATCH_OUT``, so that every
+client in the process records: a run, the ``llm`` judge, the ``llm`` realiser) makes it answer
+nothing: a request that neither the response cache nor an imported answer covers is written as one
+line of a Batch API input file, ``{"custom_id", "method", "url", "body"}`` with the very body the
+live client would post, and the call raises :class:`RequestPending`. ``custom_id`` is the
+request's cache key, so :func:`import_batch_files` can put each answer of the output file where a
+later run with the same configuration looks for it.
+
+Imported answers are used once, as a reply the server just sent (counted as a request, with its
+usage and cost); only a usable one then stays in the cache, as with a live reply. An error line is
+used once as the error the server would have answered, so the next batch file asks again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from proevent.llm.cache import ResponseCache
+
+BATCH_URL = "/v1/chat/completions"
+ENV_BATCH_OUT = "PROEVENT_BATCH_OUT"
+
+
+class RequestPending(Exception):
+    """The request is written to the batch file, not answered: the caller cannot go on with it.
+
+    Agents see an ``LLMError`` (the client raises :class:`PendingError`, which is both), so they
+    stop the question at once; the runner does not write that question's line (see
+    :func:`track_pending`)."""
+
+
+@dataclass
+class Tracker:
+    """What the requests of one question (a context) did: answered ones, keys left pending, and
+    keys of imported answers taken (kept in the cache until the question's line is written)."""
+
+    answered: int = 0
+    pending: list[str] = field(default_factory=list)
+    taken: list[str] = field(default_factory=list)
+
+
+_TRACKER: ContextVar[Tracker | None] = ContextVar("proevent_batch_tracker", default=None)
+
+
+@contextmanager
+def track_pending() -> Iterator[Tracker]:
+    """Count, within the block (and tasks started in it), requests answered and left pending."""
+    tracker = Tracker()
+    token = _TRACKER.set(tracker)
+    try:
+        yield tracker
+    finally:
+        _TRACKER.reset(token)
+
+
+def current_tracker() -> Tracker | None:
+    """The tracker of the enclosing :func:`track_pending` block, if any."""
+    return _TRACKER.get()
+
+
+def note_answered() -> None:
+    tracker = _TRACKER.get()
+    if tracker is not None:
+        tracker.answered += 1
+
+
+class BatchRecorder:
+    """Writes the requests of a round as Batch API input lines to ``path``, each key once.
+
+    The file is created on the first request (never one that exists and is not empty: each round
+    gets a new file, so that nothing is overwritten) and every line is flushed as it is written, so
+    a killed run leaves the requests it had recorded.
+
+    Raises:
+        FileExistsError: ``path`` exists and is not empty (on the first request).
+    """
+
+    def __init__(self, path: str | Path, *, url: str = BATCH_URL) -> None:
+        self.path = Path(path)
+        self.url = url
+        self.keys: set[str] = set()
+        self.repeated = 0
+        """Requests asked again with a key already written (one line serves them all)."""
+        self._file: Any = None
+        self._started = False
+        self._lock = threading.Lock()
+        self._check()
+
+    def _check(self) -> None:
+        if self.path.is_dir():
+            raise ValueError(f"{self.path}: the batch file must be a file, not a folder")
+        if self.path.exists() and self.path.stat().st_size > 0:
+            raise FileExistsError(f"{self.path}: the batch file exists; give each round a new file "
+                                  "(or delete this one once its answers are imported)")
+
+    def record(self, key: str, body: dict[str, Any], encode: Any) -> None:
+        """Write one request (``encode``: the client's body encoder, bytes out) unless its key is written."""
+        with self._lock:
+            if key in self.keys:
+                self.repeated += 1
+            else:
+                if self._file is None:
+                    if not self._started:
+                        self._check()
+                        self.path.parent.mkdir(parents=True, exist_ok=True)
+                    self._file = self.path.open("ab")
+                    self._started = True
+                line = encode({"custom_id": key, "method": "POST", "url": self.url, "body": body})
+                self._file.write(line + b"\n")
+                self._file.flush()
+                self.keys.add(key)
+        tracker = _TRACKER.get()
+        if tracker is not None:
+            tracker.pending.append(key)
+
+    @property
+    def count(self) -> int:
+        return len(self.keys)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+
+_SHARED: dict[str, BatchRecorder] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def recorder_from_env() -> BatchRecorder | None:
+    """The process's recorder for ``$PROEVENT_BATCH_OUT`` (one per file, shared by every client)."""
+    name = os.environ.get(ENV_BATCH_OUT)
+    if not name:
+        return None
+    with _SHARED_LOCK:
+        key = str(Path(name).resolve())
+        if key not in _SHARED:
+            _SHARED[key] = BatchRecorder(name)
+        return _SHARED[key]
+
+
+# -- import ------------------------------------------------------------------------------------
+@dataclass
+class ImportReport:
+    """What :func:`import_batch_files` did."""
+
+    lines: int = 0
+    answers: int = 0
+    """Answers stored (status 200 with a chat completion body)."""
+    errors: int = 0
+    """Error lines stored (used once as the server's error: the run writes an errored line)."""
+    already: int = 0
+    """Lines whose key the cache already answered (left out)."""
+    problems: list[str] = field(default_factory=list)
+    """Lines that could not be read: ``FILE:LINE: why`` (nothing stored for them)."""
+
+
+def _error_text(value: Any) -> str:
+    if isinstance(value, dict):
+        inner = value.get("error", value)
+        if isinstance(inner, dict):
+            msg = inner.get("message") or inner.get("code") or json.dumps(inner, ensure_ascii=False)
+            return str(msg)[:300]
+        return str(inner)[:300]
+    return str(value)[:300]
+
+
+def parse_output_line(data: Any) -> tuple[str, int, str]:
+    """``(custom_id, status, body)`` of one output line: a Batch API output line
+    (``{"custom_id", "response": {"status_code", "body"}, "error"}``, as OpenAI and vLLM's
+    ``run_batch`` write) or a plain ``{"custom_id", "response": <chat completion>}`` line. ``body``
+    is the completion as JSON text for status 200, else the error message.
+
+    Raises:
+        ValueError: what is wrong with the line (no custom_id, neither a response nor an error).
+    """
+    from proevent.llm.client import shape_problem
+
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str) or not custom_id:
+        raise ValueError("custom_id: missing or not a string")
+    response, error = data.get("response"), data.get("error")
+    if isinstance(response, dict) and ("status_code" in response or "body" in response):
+        status = response.get("status_code", 200)
+        body = response.get("body")
+        if not isinstance(status, int) or isinstance(status, bool):
+            raise ValueError(f"response.status_code: not an integer: {status!r}")
+        if status != 200:
+            return custom_id, status, _error_text(body) or f"HTTP {status}"
+        response = body
+    if response is None or error:
+        if not error:
+            raise ValueError("neither a response nor an error")
+        code = error.get("status_code") if isinstance(error, dict) else None
+        return custom_id, code if isinstance(code, int) and code >= 400 else 500, _error_text(error)
+    problem = shape_problem(response)
+    if problem is not None:
+        return custom_id, 502, f"malformed response body ({problem})"
+    return custom_id, 200, json.dumps(response, ensure_ascii=False)
+
+
+def import_batch_files(paths: Iterable[str | Path], cache: ResponseCache, *, price_factor: float = 1.0) -> ImportReport:
+    """Read output files into ``cache`` (one transaction per file); ``price_factor`` scales the
+    cost of their answers (0.5 for the OpenAI Batch API's half price).
+
+    Raises:
+        FileNotFoundError, IsADirectoryError: a path that is not a readable file.
+    """
+    report = ImportReport()
+    for path in map(Path, paths):
+        rows: list[tuple[str, str, int, str, float]] = []
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                if not raw.strip():
+                    continue
+                report.lines += 1
+                try:
+                    custom_id, status, body = parse_output_line(json.loads(raw.decode("utf-8", "replace")))
+                except (ValueError, RecursionError) as exc:
+                    report.problems.append(f"{path}:{number}: {str(exc)[:200]}")
+                    continue
+                rows.append((custom_id, f"{path.name}:{number}", status, body, price_factor))
+        left_out = cache.put_imported(rows)
+        report.already += len(left_out)
+        for key, _, status, _, _ in rows:
+            if key not in left_out:
+                report.answers += status == 200
+                report.errors += status != 200
+    return report
+
+
+__all__ = ["BATCH_URL", "ENV_BATCH_OUT", "BatchRecorder", "ImportReport", "RequestPending", "Tracker",
+           "current_tracker", "import_batch_files", "note_answered", "parse_output_line", "recorder_from_env",
+           "track_pending"]
