@@ -115,7 +115,7 @@ def word_match(x: str, y: str) -> bool:
     """Equal, equal but for a trailing "s", or a typo apart (see the module docstring)."""
     if x == y or x.rstrip("s") == y.rstrip("s"):
         return True
-    if x[0] != y[0] or any(c.isdigit() for c in x + y):
+    if not x or not y or x[0] != y[0] or any(c.isdigit() for c in x + y):
         return False
     shortest = min(len(x), len(y))
     if shortest < 5:

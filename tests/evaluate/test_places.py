@@ -1,0 +1,195 @@
+"""The places judge, the labelled location pairs and ``proevent judge-check``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from fixtures import FLAWED_RUN, TINY, load_example_run, load_tiny
+from proevent.cli import app
+from proevent.evaluate import evaluate, get_judge
+from proevent.evaluate.places import PlacesJudge, same_place
+from proevent.evaluate.placeset import (
+    Pair,
+    agreement,
+    blind_subset,
+    cohen_kappa,
+    data_path,
+    load_pairs,
+    score_judge,
+    split_of,
+)
+
+runner = CliRunner()
+
+SAME = [
+    ("Golden Dragon", "Golden Dragon, Oakland"),  # a city added
+    ("Rosa's", "Rosa's, 12 Mill Road, Cambridge"),  # an address added
+    ("green cafe on 5th", "Green Cafe, 5th Ave"),  # "on" qualifier, street type added
+    ("Lisbon", "Lisbon, Portugal"),
+    ("12 Mill Road", "Mill Rd 12"),  # abbreviation and order
+    ("Hauptstraße 5", "Hauptstr. 5"),
+    ("St Pancras", "Saint Pancras"),
+    ("Blue Ridge Trailhead", "Blue Ridge Trialhead"),  # swapped letters
+    ("Tom's house", "Tom's place"),  # home words after a possessive
+    ("MSG", "Madison Square Garden"),
+    ("Zoom", "Zoom call"),
+    ("Zoom", "online"),
+    ("Star bucks", "Starbucks"),
+]
+DIFFERENT = [
+    ("Conference Room B", "Conference Room A"),
+    ("Room 4", "Room 4B"),
+    ("Golden Dragon, Oakland", "Golden Dragon, Berkeley"),  # conflicting qualifiers
+    ("Oakland", "Golden Dragon, Oakland"),  # a city against a venue
+    ("Tom's place", "his place"),
+    ("Zoom", "Microsoft Teams"),
+    ("Zoom", "Conference Room B"),
+    ("Merton College", "Morton College"),  # one letter for another in a short word
+    ("Brighton", "Brighton Beach"),
+    ("12 Mill Road", "21 Mill Road"),
+    ("phone call", "online"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), SAME)
+def test_same_place(a: str, b: str) -> None:
+    assert same_place(a, b) and same_place(b, a)
+
+
+@pytest.mark.parametrize(("a", "b"), DIFFERENT)
+def test_different_place(a: str, b: str) -> None:
+    assert not same_place(a, b) and not same_place(b, a)
+
+
+def test_judge_null_and_registration() -> None:
+    judge = get_judge("places")
+    assert isinstance(judge, PlacesJudge) and judge.name == "places"
+    assert judge.same(None, None) and not judge.same(None, "Zoom") and not judge.same("Zoom", None)
+    assert judge.same("Golden Dragon", "Golden Dragon, Oakland")
+    assert judge.decisions() == [{"a": "golden dragon", "b": "golden dragon oakland", "same": True}]
+
+
+places = st.text(alphabet=st.sampled_from(list("abcdeRoms'’,.- 12()&ß")), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(places, places)
+def test_symmetric(a: str, b: str) -> None:
+    assert same_place(a, b) == same_place(b, a)
+
+
+@settings(max_examples=200, deadline=None)
+@given(places)
+def test_identity_and_case_and_space_invariance(a: str) -> None:
+    judge = PlacesJudge()
+    assert judge.same(a, a)
+    assert judge.same(a, f"  {a.upper()} ") == judge.same(a, a)
+
+
+@settings(max_examples=200, deadline=None)
+@given(places, places)
+def test_case_and_whitespace_do_not_change_a_verdict(a: str, b: str) -> None:
+    assert same_place(a, b) == same_place(" ".join(a.split()).lower(), f" {b.lower()}  ")
+
+
+def test_the_set_is_large_labelled_and_split_by_id() -> None:
+    pairs = load_pairs()
+    assert len(pairs) >= 400 and len({p.id for p in pairs}) == len(pairs)
+    assert {p.category for p in pairs} >= {"qualifier_city", "qualifier_street", "qualifier_address", "qualifier_room",
+                                           "abbreviation", "word_order", "article_possessive", "typo",
+                                           "nickname_case", "online", "different_room", "different_branch",
+                                           "same_chain", "granularity", "unresolved"}
+    assert 0.25 < sum(p.split == "heldout" for p in pairs) / len(pairs) < 0.35
+    assert split_of("lp0016") == "heldout" and split_of("lp0001") == "dev"  # sha256(id) mod 10 < 3, and 7
+    blind = [json.loads(line) for line in data_path("location_pairs.blind.jsonl").read_text().splitlines()]
+    assert len(blind) >= 100 and all("label" not in row for row in blind)
+    assert sorted(row["id"] for row in blind) == sorted(p.id for p in blind_subset(pairs))
+
+
+def test_places_meets_its_targets_on_the_set() -> None:
+    score = score_judge(PlacesJudge(), load_pairs())
+    assert score.recall is not None and score.recall >= 0.90
+    assert score.precision is not None and score.precision >= 0.97  # 98.2% on dev, 96.1% held out
+
+
+def test_score_judge_counts_by_hand() -> None:
+    pairs = [Pair("a", "c", "Room 1", "room 1", "x", True), Pair("b", "c", "Room 1", "Room 2", "x", True),
+             Pair("c", "c", "Zoom", "Teams", "x", False), Pair("d", "c", "Cafe", "Café", "x", False)]
+    score = score_judge(get_judge("exact"), pairs)
+    assert (score.tp, score.fn, score.tn, score.fp) == (1, 1, 1, 1)
+    assert score.precision == 0.5 and score.recall == 0.5 and score.f1 == 0.5
+    assert [p.id for p, _ in score.disagreements] == ["b", "d"]
+
+
+def test_cohen_kappa_by_hand() -> None:
+    a = ["same", "same", "same", "different", "different", "same"]
+    b = ["same", "same", "different", "different", "same", "same"]
+    # p_o = 4/6; p_e = (4/6)(4/6) + (2/6)(2/6) = 20/36; kappa = (24/36 - 20/36) / (16/36) = 0.25
+    assert cohen_kappa(a, b) == pytest.approx(0.25)
+    assert cohen_kappa(["same"] * 3, ["same"] * 3) is None and cohen_kappa([], []) is None
+    sklearn = pytest.importorskip("sklearn.metrics")
+    assert cohen_kappa(a, b) == pytest.approx(sklearn.cohen_kappa_score(a, b))
+
+
+def test_bad_pairs_file_names_file_line_and_field(tmp_path) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"id": "x", "category": "c", "gold": "A", "pred": "B", "description": "d", "label": "same"}\n'
+                    '{"id": "y", "category": "c", "gold": "A", "pred": "B", "description": "d", "label": "maybe"}\n')
+    with pytest.raises(ValueError, match=r"p\.jsonl:2: field 'label'"):
+        load_pairs(path)
+    with pytest.raises(ValueError, match="ids not in the set"):
+        agreement([], {"zz": True}, path)
+
+
+def _write_pairs(tmp_path):
+    rows = [("p1", "Golden Dragon", "Golden Dragon, Oakland", "same"), ("p2", "Room 1", "Room 2", "different"),
+            ("p3", "Zoom", "Teams", "different"), ("p4", "Rosa's", "Rosas", "same")]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "category": "c", "gold": g, "pred": p, "description": "lunch",
+                                        "label": lab}) + "\n" for i, g, p, lab in rows))
+    second = tmp_path / "second.jsonl"
+    second.write_text("".join(json.dumps({"id": i, "label": lab}) + "\n"
+                              for i, lab in [("p1", "same"), ("p2", "different"), ("p3", "same"), ("p4", "same")]))
+    return path, second
+
+
+def test_judge_check_cli(tmp_path) -> None:
+    path, second = _write_pairs(tmp_path)
+    out = tmp_path / "check.json"
+    result = runner.invoke(app, ["judge-check", "--pairs", str(path), "--judge", "fuzzy", "--judge", "places",
+                                 "--second", str(second), "--show", "all", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert report["judges"]["places"]["all"]["precision"] == 1.0 and report["judges"]["places"]["all"]["recall"] == 1.0
+    fuzzy = report["judges"]["fuzzy"]["all"]
+    assert (fuzzy["tp"], fuzzy["fn"], fuzzy["tn"]) == (1, 1, 2)
+    assert "said different: p1" in result.output
+    # 3 of 4 agree; p_e = (3/4)(2/4) + (1/4)(2/4) = 1/2; kappa = (3/4 - 1/2) / (1/2) = 0.5
+    assert report["agreement"]["kappa"] == pytest.approx(0.5) and report["agreement"]["differ"] == ["p3"]
+    bad = runner.invoke(app, ["judge-check", "--pairs", str(tmp_path / "missing.jsonl")])
+    assert bad.exit_code == 1 and "missing.jsonl: cannot read" in bad.output
+
+
+def test_metrics_version_chooses_the_judge() -> None:
+    ds, run = load_tiny(), load_example_run("flawed")
+    assert evaluate(ds, run, ci=False).metrics["judge"] == "places"
+    old = evaluate(ds, run, ci=False, metrics_version=1).metrics
+    assert old["judge"] == "fuzzy" and old["metrics_version"] == 1
+    assert evaluate(ds, run, judge="fuzzy", ci=False).metrics["metrics_version"] == 2
+    with pytest.raises(ValueError, match="unknown metrics version 7"):
+        evaluate(ds, run, ci=False, metrics_version=7)
+
+
+def test_evaluate_cli_metrics_version_1(tmp_path) -> None:
+    run_dir = tmp_path / "flawed"
+    shutil.copytree(FLAWED_RUN, run_dir)
+    result = runner.invoke(app, ["evaluate", str(TINY), str(run_dir), "--metrics-version", "1", "--no-ci"])
+    assert result.exit_code == 0, result.output
+    written = json.loads((run_dir / "metrics.json").read_text())
+    assert written["judge"] == "fuzzy" and written["metrics_version"] == 1
