@@ -124,7 +124,7 @@ def test_other_dataset_scores_without_rewriting_metrics_json(tmp_path: Path) -> 
     assert (run / "metrics.json").read_text() == '{"kept": true}\n'
     written = json.loads(out.read_text())
     assert written["dataset"]["version"] == "1.0.1" and written["single"]["fdr"] == 0.0
-    assert f"wrote {out}" in result.stdout.replace("\n", "") and "left as it is" in result.stdout.replace("\n", "")
+    assert f"wrote {out}" in result.stdout.replace("\n", "") and "left as it is" in result.stderr.replace("\n", "")
 
 
 def test_an_unwritable_json_path_is_one_clear_error(tmp_path: Path) -> None:

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+import click
 import typer
+from pydantic import BaseModel, ValidationError
 from rich.console import Console
+from rich.markup import escape
+from typer.core import TyperOption
 
-from proevent.io.errors import FormatError
+from proevent.io.errors import FormatError, describe_config_error
+
+if TYPE_CHECKING:
+    from proevent.model import Dataset, Run
 
 app = typer.Typer(
     name="proevent",
@@ -21,13 +29,99 @@ app = typer.Typer(
 console = Console()
 err_console = Console(stderr=True)
 
+
+def _version(value: bool) -> None:
+    if value:
+        from proevent import __version__
+
+        console.print(f"proevent {__version__}", markup=False, highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                 help="Print the version and exit."),
+) -> None:
+    """ProEvent: generate benchmark data, run proactive agents, evaluate and report."""
+
+
+def _flag_type(self: TyperOption, ctx: click.Context) -> str | None:
+    """A flag takes no value: show no ``<bool>`` after it in ``--help`` (Typer shows the annotation)."""
+    return None if self.is_flag else _option_type(self, ctx)
+
+
+_option_type = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
+
 P = ParamSpec("P")
 R = TypeVar("R")
+M = TypeVar("M", bound=BaseModel)
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    err_console.print(f"[red]error:[/red] {message}", markup=True, highlight=False, soft_wrap=True)
+    """Print ``error: MESSAGE`` on stderr (the message is text, never markup: ``[web]`` stays) and
+    return the exit to raise."""
+    err_console.print(f"[red]error:[/red] {escape(message)}", markup=True, highlight=False, soft_wrap=True)
     return typer.Exit(code)
+
+
+def warn(message: str) -> None:
+    """Print ``warning: MESSAGE`` on stderr (the message is text, never markup)."""
+    err_console.print(f"[yellow]warning:[/yellow] {escape(message)}", highlight=False, soft_wrap=True)
+
+
+def say(message: str) -> None:
+    """Print a line of text on stdout: no markup, no highlighting (user text may hold brackets)."""
+    console.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
+def pct(value: float | None) -> str:
+    """A fraction as a percentage with one decimal, or "–" when undefined."""
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def add_initial_ics(dataset: Path, ics_file: Path, align: str, *, out: Path | None = None,
+                    timezone: str | None = None, overwrite: bool = False) -> Dataset:
+    """What ``proevent generate --initial-ics`` and ``proevent ics-initial`` run (align checked here)."""
+    from proevent.integrations.ics_initial import ALIGNS, apply_initial_ics
+
+    if align not in ALIGNS:
+        raise fail(f"align must be one of {', '.join(ALIGNS)}, not {align!r}")
+    return apply_initial_ics(dataset, ics_file, out=out, align=align, timezone=timezone,  # type: ignore[arg-type]
+                             overwrite=overwrite)
+
+
+def build_config(model: type[M], data: Mapping[str, Any], *, source: Path | str | None = None,
+                 flags: Mapping[str, str] | None = None) -> M:
+    """Validate a command's settings into ``model``: every command builds its config here.
+
+    An invalid value is a :class:`FormatError` with one line per field, naming the file and the
+    line where it is set (``source``, a TOML or JSON file), or the option that set it (``flags``
+    maps a field to its option, e.g. ``{"cases": "--cases"}``).
+    """
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        text = None
+        if isinstance(source, Path):
+            try:
+                text = source.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                text = None
+        raise FormatError(describe_config_error(exc, source if source is not None else "options", text=text,
+                                                flags=dict(flags or {}))) from None
+
+
+def dataset_mismatch(run: Run, dataset: Dataset, path: Path | None = None) -> str | None:
+    """Why ``run`` was not made on ``dataset`` (read from ``path``): another checksum; ``None`` when
+    it was (or the run does not say). The one wording of the checksum warning of every command."""
+    ref = run.manifest.dataset
+    if not ref.sha256 or ref.sha256 == dataset.sha256:
+        return None
+    ours = f"{dataset.manifest.name} {dataset.manifest.version}, checksum {dataset.sha256[:12]}…"
+    return (f"the run was made on dataset {ref.name} {ref.version} (checksum {ref.sha256[:12]}…), not on "
+            + (f"{path} ({ours})" if path is not None else f"{ours.replace(', ', ' (', 1)})"))
 
 
 def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
@@ -39,6 +133,10 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except FormatError as exc:
             for problem in exc.problems:
+                err_console.print(problem, markup=False, highlight=False, soft_wrap=True)
+            raise typer.Exit(1) from None
+        except ValidationError as exc:  # a model built outside build_config: still one line per field
+            for problem in describe_config_error(exc, exc.title):
                 err_console.print(problem, markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(1) from None
         except (FileExistsError, FileNotFoundError, KeyError, ValueError) as exc:

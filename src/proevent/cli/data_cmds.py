@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from proevent.cli.common import app, console, fail, handle_errors
+from proevent.cli.common import app, dataset_mismatch, fail, handle_errors, say, warn
 
 
 @app.command()
@@ -19,7 +19,7 @@ def schema(
     from proevent.io.schema import write_schemas
 
     for path in write_schemas(out):
-        console.print(str(path), markup=False, highlight=False)
+        say(str(path))
 
 
 @app.command()
@@ -30,7 +30,9 @@ def ics(
     step: int | None = typer.Option(
         None, "--step", "-t", help="Step whose gold timetable to export (0 = initial; default the last)."
     ),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write the .ics here (default stdout)."),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the .ics here (default stdout); with --run: the folder for the .ics files."
+    ),
     read: Path | None = typer.Option(
         None, "--read", help="Read this .ics file and print its events as JSON lines instead."
     ),
@@ -41,16 +43,19 @@ def ics(
         None, "--run", help="Export this run's own multi-step timetable of every case (one .ics per case)."
     ),
     run_dataset: Path | None = typer.Option(None, "--dataset", help="With --run: the dataset (or give DATASET)."),
-    out_dir: Path | None = typer.Option(None, "--out", help="With --run: folder for the .ics files."),
+    out_dir: Path | None = typer.Option(None, "--out", hidden=True, help="Deprecated: -o/--output."),
     repeat: int = typer.Option(0, "--repeat", help="With --run: which repeat to replay."),
     with_gold: bool = typer.Option(False, "--with-gold", help="With --run: also write <case>.gold.ics."),
 ) -> None:
     """Export a case's timetable to iCalendar, a run's timetables (--run), or read an .ics file back."""
-    if run is not None:  # the run export lives with the ecosystem integrations
-        from proevent.cli.ecosystem_cmds import export_run_calendars
-
-        export_run_calendars(run, run_dataset or dataset, out_dir, case_id=case_id, step=step, repeat=repeat,
-                             with_gold=with_gold)
+    if out_dir is not None:
+        if output is not None:
+            raise fail("give -o/--output only (--out is its old name)")
+        warn("--out is deprecated: use -o/--output")
+        output = out_dir
+    if run is not None:
+        _export_run_calendars(run, run_dataset or dataset, output, case_id=case_id, step=step, repeat=repeat,
+                              with_gold=with_gold)
         return
     from proevent.io.ics import ics_to_events, timetable_to_ics
     from proevent.io.jsonl import dumps_line
@@ -83,4 +88,25 @@ def ics(
         sys.stdout.flush()
     else:
         output.write_bytes(data)
-        console.print(f"wrote {len(events)} events to {output}", markup=False, highlight=False)
+        say(f"wrote {len(events)} events to {output}")
+
+
+def _export_run_calendars(run: Path, dataset: Path | None, out: Path | None, *, case_id: str | None,
+                          step: int | None, repeat: int, with_gold: bool) -> None:
+    """``proevent ics --run RUN --dataset DATASET -o DIR``: one .ics per case of the run's own timetable."""
+    if dataset is None or out is None:
+        raise fail("--run needs the dataset (--dataset DIR or DATASET) and -o/--output DIR")
+    from proevent.integrations.ics_run import export_run_ics
+    from proevent.io import load_dataset, load_run
+
+    ds, rn = load_dataset(dataset), load_run(run)
+    mismatch = dataset_mismatch(rn, ds, dataset)
+    if mismatch:
+        warn(mismatch)
+    result = export_run_ics(ds, rn, out, step=step, repeat=repeat, with_gold=with_gold,
+                            cases=[case_id] if case_id else None)
+    incomplete = [r.case_id for r in result.replays if r.missing_steps or r.error_steps]
+    say(f"wrote {len(result.files)} calendars to {result.folder}")
+    if incomplete:
+        say(f"{len(incomplete)} case(s) with missing or errored steps (counted as no operation): "
+            + ", ".join(incomplete[:10]) + (" ..." if len(incomplete) > 10 else ""))

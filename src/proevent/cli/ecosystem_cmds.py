@@ -7,14 +7,11 @@ install and ``proevent --help`` never need them.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from proevent.cli.common import app, console, fail, handle_errors
-
-if TYPE_CHECKING:
-    from proevent.io import Dataset
+from proevent.cli.common import add_initial_ics, app, console, fail, handle_errors, warn
 
 export_app = typer.Typer(name="export", help="Export a dataset for other tools.", no_args_is_help=True)
 import_app = typer.Typer(name="import", help="Import a dataset exported for other tools.", no_args_is_help=True)
@@ -63,54 +60,6 @@ def import_hf_cmd(
     console.print(f"wrote dataset {dest}", markup=False, highlight=False)
 
 
-def export_run_calendars(
-    run: Path,
-    dataset: Path | None,
-    out: Path | None,
-    *,
-    case_id: str | None = None,
-    step: int | None = None,
-    repeat: int = 0,
-    with_gold: bool = False,
-) -> None:
-    """``proevent ics --run RUN --dataset DATASET --out DIR`` (the option lives on ``proevent ics``)."""
-    if dataset is None or out is None:
-        raise fail("--run needs the dataset (--dataset DIR or DATASET) and --out DIR")
-    from proevent.integrations.ics_run import export_run_ics
-    from proevent.io import load_dataset, load_run
-
-    ds, rn = load_dataset(dataset), load_run(run)
-    if rn.manifest.dataset.sha256 and rn.manifest.dataset.sha256 != ds.sha256:
-        console.print(f"[yellow]warning:[/yellow] the run was made on dataset {rn.manifest.dataset.name} "
-                      f"{rn.manifest.dataset.version} (checksum differs from {ds.manifest.name} {ds.manifest.version})")
-    result = export_run_ics(ds, rn, out, step=step, repeat=repeat, with_gold=with_gold,
-                            cases=[case_id] if case_id else None)
-    incomplete = [r.case_id for r in result.replays if r.missing_steps or r.error_steps]
-    console.print(f"wrote {len(result.files)} calendars to {result.folder}", markup=False, highlight=False)
-    if incomplete:
-        console.print(f"{len(incomplete)} case(s) with missing or errored steps (counted as no operation): "
-                      + ", ".join(incomplete[:10]) + (" ..." if len(incomplete) > 10 else ""),
-                      markup=False, highlight=False)
-
-
-def add_initial_ics(
-    dataset: Path,
-    ics_file: Path,
-    align: str,
-    *,
-    out: Path | None = None,
-    timezone: str | None = None,
-    overwrite: bool = False,
-) -> Dataset:
-    """What ``proevent generate --initial-ics`` and ``proevent ics-initial`` run (align checked here)."""
-    from proevent.integrations.ics_initial import ALIGNS, apply_initial_ics
-
-    if align not in ALIGNS:
-        raise fail(f"align must be one of {', '.join(ALIGNS)}, not {align!r}")
-    return apply_initial_ics(dataset, ics_file, out=out, align=align, timezone=timezone,  # type: ignore[arg-type]
-                             overwrite=overwrite)
-
-
 @app.command("ics-initial")
 @handle_errors
 def ics_initial_cmd(
@@ -150,7 +99,7 @@ def import_inspect_cmd(
     except InspectLogError as exc:
         raise fail(str(exc)) from None
     for warning in summary.warnings:
-        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+        warn(warning)
     if summary.samples_without_answer:
         console.print(f"{len(summary.samples_without_answer)} sample(s) without an answer (missing in the run): "
                       + ", ".join(summary.samples_without_answer[:10]), markup=False, highlight=False)

@@ -7,15 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from proevent.cli.common import app, console, fail, handle_errors
+from proevent.cli.common import app, console, dataset_mismatch, fail, handle_errors, pct, say, warn
 from proevent.model import OP_TYPES
 
-
-def pct(value: float | None) -> str:
-    """A fraction as a percentage with one decimal, or "–" when undefined."""
-    return "–" if value is None else f"{100 * value:.1f}%"
+__all__ = ["counts_line", "metrics_table", "pct"]  # pct: report/table.py reads it here (for now)
 
 
 def metrics_table(metrics: dict[str, Any], title: str | None = None) -> Table:
@@ -115,22 +113,16 @@ def evaluate_command(
 
     ds = load_dataset(dataset)
     rn = load_run(run)
-    mismatch = bool(rn.manifest.dataset.sha256) and rn.manifest.dataset.sha256 != ds.sha256
+    mismatch = dataset_mismatch(rn, ds, dataset)
     if mismatch and not other_dataset:
         raise FormatError([
-            f"{run / 'run.json'}: dataset.sha256: the run was made on dataset {rn.manifest.dataset.name} "
-            f"{rn.manifest.dataset.version} (checksum {rn.manifest.dataset.sha256[:12]}…), not on {dataset} "
-            f"({ds.manifest.name} {ds.manifest.version}, checksum {ds.sha256[:12]}…); refused, "
-            f"{METRICS_FILE} is unchanged (--other-dataset scores it anyway without writing {METRICS_FILE})"
+            f"{run / 'run.json'}: dataset.sha256: {mismatch}; refused, {METRICS_FILE} is unchanged "
+            f"(--other-dataset scores it anyway without writing {METRICS_FILE})"
         ])
     if not no_validate:
         require_structure(ds, dataset)
     if mismatch:
-        console.print(
-            f"[yellow]warning:[/yellow] the run was made on dataset {rn.manifest.dataset.name} "
-            f"{rn.manifest.dataset.version} (checksum differs from {ds.manifest.name} {ds.manifest.version}); "
-            f"{run / METRICS_FILE} is left as it is"
-        )
+        warn(f"{mismatch}; {run / METRICS_FILE} is left as it is")
     result = evaluate(ds, rn, judge=judge, metrics_version=metrics_version, ci=not no_ci, n_boot=n_boot, seed=seed,
                       only_answered=only_answered)
     text = json.dumps(result.metrics, indent=2, ensure_ascii=False) + "\n"
@@ -142,13 +134,13 @@ def evaluate_command(
         _write(run / "judge_decisions.jsonl",
                "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in result.judge_decisions))
     title = f"{rn.manifest.agent}" + (f" ({rn.manifest.model})" if rn.manifest.model else "")
-    console.print(metrics_table(result.metrics, title=f"{title} — judge {result.metrics['judge']}"))
-    console.print(counts_line(result.metrics))
+    console.print(metrics_table(result.metrics, title=escape(f"{title} — judge {result.metrics['judge']}")))
+    say(counts_line(result.metrics))
     if only_answered:
-        console.print(f"scored {result.metrics['dataset']['scored_cases']} of {len(ds.cases)} cases (--only-answered)")
+        say(f"scored {result.metrics['dataset']['scored_cases']} of {len(ds.cases)} cases (--only-answered)")
     if rn.duplicates:
-        console.print(f"{rn.duplicates} duplicate prediction lines superseded (the last line of a key counts)")
+        say(f"{rn.duplicates} duplicate prediction lines superseded (the last line of a key counts)")
     if not mismatch:
-        console.print(f"wrote {run / METRICS_FILE}")
+        say(f"wrote {run / METRICS_FILE}")
     elif json_out is not None:
-        console.print(f"wrote {json_out}")
+        say(f"wrote {json_out}")

@@ -8,25 +8,32 @@ from typing import Any
 
 import typer
 
-from proevent.cli.common import app, console, err_console, fail, handle_errors
+from proevent.cli.common import add_initial_ics, app, build_config, console, err_console, fail, handle_errors, say
+
+_FLAG_OPTIONS = {"cases": "--cases", "seed": "--seed", "realizer": "--realizer", "name": "--name",
+                 "max_concurrent": "--max-concurrent", "window_minutes": "--window", "noise": "--noise",
+                 "turns": "--turns", "variants": "--variant"}
 
 
 def _build_config(config_file: Path | None, flags: dict[str, Any]) -> Any:
     """Defaults < ``--config`` file < flags, validated once (unknown keys are errors)."""
-    from pydantic import ValidationError
-
     from proevent.generate.config import GeneratorConfig, merge_config, read_config_file
 
     data = GeneratorConfig().model_dump(mode="json")
     if config_file is not None:
         data = merge_config(data, read_config_file(config_file))
-    data = merge_config(data, {k: v for k, v in flags.items() if v is not None})
-    try:
-        return GeneratorConfig.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = f"{config_file}: " if config_file else ""
-        raise ValueError(f"{where}{'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+    given = {k: v for k, v in flags.items() if v is not None}
+    data = merge_config(data, given)
+    return build_config(GeneratorConfig, data, source=config_file,
+                        flags={k: o for k, o in _FLAG_OPTIONS.items() if k in given})
+
+
+def counts_text(counts: dict[str, Any]) -> str:
+    """``{"a": 2, "b": 1}`` as ``a: 2, b: 1`` (nested counts as ``x (a: 2, b: 1)``), never a dict repr."""
+    parts = []
+    for key, value in counts.items():
+        parts.append(f"{key} ({counts_text(value)})" if isinstance(value, dict) else f"{key}: {value}")
+    return ", ".join(parts) or "none"
 
 
 @app.command()
@@ -45,7 +52,9 @@ def generate(
     name: str | None = typer.Option(None, help="Dataset name in the manifest."),
     config: Path | None = typer.Option(None, "--config", help="JSON or TOML file with generator settings."),
     force: bool = typer.Option(False, "--force", help="Replace an existing dataset."),
-    quiet: bool = typer.Option(False, "--quiet", "-q"),
+    variant: list[str] = typer.Option([], "--variant", help="Also write this paired variant beside OUT (OUT.SLUG): "
+                                      "direct, noise=failed_planning, noise=none, noise_position=late... (repeatable)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
     initial_ics: Path | None = typer.Option(
         None, "--initial-ics", help="Add this .ics calendar's events to every case's initial timetable."
     ),
@@ -59,7 +68,7 @@ def generate(
     from proevent.generate.stats import compute_stats
 
     flags: dict[str, Any] = {"cases": cases, "seed": seed, "realizer": realizer, "name": name,
-                             "max_concurrent": max_concurrent}
+                             "max_concurrent": max_concurrent, "variants": variant or None}
     if window is not None:
         flags["window_minutes"] = parse_window(window)
     if noise is not None:
@@ -81,17 +90,16 @@ def generate(
             raise fail(f"llm realiser: {exc}") from None
         raise
     if initial_ics is not None:  # post-processing hook of the ecosystem integrations (integrations/ics_initial.py)
-        from proevent.cli.ecosystem_cmds import add_initial_ics
-
         ds = add_initial_ics(out, initial_ics, initial_ics_align)
-    st = compute_stats(ds)
     rejected = ds.manifest.generator.get("rejected", {})
-    console.print(
-        f"wrote {out}: {st['cases']} cases, {st['steps']} steps, {st['questions_with_gold']} questions with "
-        f"gold, {st['scheduling_patterns']} scheduling patterns, distinct messages "
-        f"{st['distinct_message_ratio']}; rejected attempts: {rejected or 'none'}",
-        highlight=False,
-    )
+    if not quiet:
+        st = compute_stats(ds)
+        say(f"wrote {out}: {st['cases']} cases, {st['steps']} steps, {st['questions_with_gold']} questions with "
+            f"gold, {st['scheduling_patterns']} scheduling patterns, distinct messages "
+            f"{st['distinct_message_ratio']}; rejected attempts: {counts_text(rejected)}")
+    if len(ds.cases) < cfg.cases:
+        raise fail(f"wrote {len(ds.cases)} of the {cfg.cases} cases asked for: every attempt at the others was "
+                   f"rejected ({counts_text(rejected)})")
 
 
 @app.command()
@@ -144,6 +152,7 @@ def stats(
     """Statistics of a dataset: counts, operations, categories, turns, chats, noise, patterns, variety.
 
     With --against REFERENCE: the realism report, DATASET and REFERENCE side by side (docs/generator.md)."""
+    from rich.markup import escape
     from rich.table import Table
 
     from proevent.generate.stats import compute_stats, write_plots
@@ -167,13 +176,22 @@ def stats(
     for key, value in st.items():
         if key == "subcategories":
             value = f"{len(value)} subcategories"
-        table.add_row(key, ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value))
+        table.add_row(escape(key), escape(_value_text(value)))
     console.print(table)
     if plots is not None:
         for path in write_plots(st, plots):
-            console.print(f"wrote {path}", highlight=False)
+            say(f"wrote {path}")
     if not st["cases"]:
         raise fail("the dataset has no cases")
+
+
+def _value_text(value: Any) -> str:
+    """A statistic as text: counts as ``key value, ...``, lists joined, never a Python repr."""
+    if isinstance(value, dict):
+        return counts_text(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(_value_text(v) for v in value)
+    return "–" if value is None else str(value)
 
 
 def _realism(dataset: Any, reference: Any, json_out: Path | None, seed: int) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from proevent.cli.common import app, console, handle_errors
+from proevent.cli.common import app, console, handle_errors, pct, say, warn
 
 _DATASET_HELP = "Dataset folder; default: run.json's dataset.path, else a folder with the run's checksum nearby."
 
@@ -43,18 +43,35 @@ def report_cmd(
 
 def print_report_summary(output) -> None:
     """The table, what was skipped and where the page is (shared with the quickstart)."""
+    from rich.markup import escape
+
     from proevent.report.table import rich_table
 
     console.print(rich_table(output.table, title="ProEvent results (%, 95% intervals below)"))
-    for note in output.table.notes:
-        console.print(f"[dim]{note}[/dim]", highlight=False)
+    for note in output.table.notes:  # the notes speak of the report's table, where runs are rows
+        note = note.replace("best value of the column", "best value of the row (runs are columns here)")
+        console.print(f"[dim]{escape(note)}[/dim]", highlight=False)
     if output.plots_skipped:
-        console.print(f"[yellow]plots skipped:[/yellow] {output.plots_skipped}", highlight=False)
+        warn(f"plots skipped: {output.plots_skipped}")
     if output.html_skipped:
-        console.print(f"[yellow]index.html skipped:[/yellow] {output.html_skipped}", highlight=False)
-    console.print(f"report folder: {output.out}", highlight=False)
+        warn(f"index.html skipped: {output.html_skipped}")
+    say(f"report folder: {output.out}")
     if output.index is not None:
-        console.print(f"open: {output.index.resolve()}", highlight=False, soft_wrap=True)
+        say(f"open: {output.index.resolve()}")
+
+
+def p_text(p: float | None) -> str:
+    """A p-value to three decimals; below 0.001 as ``< 0.001`` (a bootstrap p is never exactly 0)."""
+    if p is None:
+        return "–"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def metric_label(key: str) -> str:
+    """The label the report's table gives a metric key (``single.fdr`` -> ``FDR ↓``)."""
+    from proevent.report.table import COLUMNS
+
+    return next((c.title for c in COLUMNS if c.key == key), key)
 
 
 @app.command("compare")
@@ -70,28 +87,28 @@ def compare_cmd(
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the comparison as JSON here.")] = None,
 ) -> None:
     """Paired case-level bootstrap of A - B for every metric (interval, p-value) and the cases where they disagree."""
+    from rich.markup import escape
     from rich.table import Table
 
-    from proevent.cli.evaluate_cmds import pct
     from proevent.evaluate import compare_results
     from proevent.report import comparison_json, load_scored_runs
 
     a, b = load_scored_runs([run_a, run_b], dataset=dataset, judge=judge, n_boot=0, seed=seed)
     cmp = compare_results(a.dataset, a.result, b.result, n_boot=n_boot, seed=seed)
     reps = "" if cmp.repeats == (1, 1) else f"; means over {cmp.repeats[0]} and {cmp.repeats[1]} repeats"
-    table = Table(title=f"A = {a.label}, B = {b.label}: paired bootstrap over {cmp.cases} cases "
-                  f"({n_boot} resamples{reps})")
+    table = Table(title=escape(f"A = {a.label}, B = {b.label}: paired bootstrap over {cmp.cases} cases "
+                               f"({n_boot} resamples{reps})"))
     for name in ("metric", "A", "B", "A − B", "95% CI of A − B", "p"):
         table.add_column(name, justify="left" if name == "metric" else "right")
     for d in cmp.metrics:
         diff = "–" if d.diff is None else f"{100 * d.diff:+.1f} pt"
         ci = "–" if d.ci is None else f"[{100 * d.ci[0]:+.1f}, {100 * d.ci[1]:+.1f}]"
-        p = "–" if d.p_value is None else f"{d.p_value:.3f}"
         style = "bold" if d.p_value is not None and d.p_value < 0.05 else ""
-        table.add_row(d.key, pct(d.a), pct(d.b), diff, ci, p, style=style)
+        table.add_row(escape(metric_label(d.key)), pct(d.a), pct(d.b), diff, escape(ci), p_text(d.p_value),
+                      style=style)
     console.print(table)
     on = " (repeat 0)" if cmp.repeats != (1, 1) else ""
-    console.print(f"{len(cmp.disagreements)} of {cmp.cases} cases disagree{on}", highlight=False)
+    say(f"{len(cmp.disagreements)} of {cmp.cases} cases disagree{on}")
     listed = cmp.disagreements if show <= 0 else cmp.disagreements[:show]
     for dis in listed:
         parts = []
@@ -102,12 +119,12 @@ def compare_cmd(
             parts.append(f"timetable success A {'✓' if dis.tsr[0] else '✗'} B {'✓' if dis.tsr[1] else '✗'}")
         if dis.esr:
             parts.append(f"events right A {dis.esr[0]}/{dis.esr[2]} B {dis.esr[1]}/{dis.esr[2]}")
-        console.print(f"  {dis.case_id}: " + "; ".join(parts), highlight=False)
+        say(f"  {dis.case_id}: " + "; ".join(parts))
     if len(listed) < len(cmp.disagreements):
-        console.print(f"  … {len(cmp.disagreements) - len(listed)} more (--show 0 lists all)", highlight=False)
+        say(f"  … {len(cmp.disagreements) - len(listed)} more (--show 0 lists all)")
     if json_out is not None:
         json_out.write_text(json.dumps(comparison_json(cmp, a.label, b.label), indent=2) + "\n", encoding="utf-8")
-        console.print(f"wrote {json_out}", highlight=False)
+        say(f"wrote {json_out}")
 
 
 @app.command("quickstart")

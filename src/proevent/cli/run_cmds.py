@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from proevent.cli.common import app, console, err_console, fail, handle_errors
+from proevent.cli.common import app, build_config, console, err_console, fail, handle_errors, say
 
 EXIT_ERRORS = 3
 """The run has more errored lines than ``--max-errors`` (by default: a request failed)."""
@@ -16,6 +16,13 @@ EXIT_STOPPED = 4
 """The circuit breaker stopped the run: the endpoint is unreachable, refused, or kept failing."""
 EXIT_BUDGET = 5
 """``--max-cost`` stopped the run before every question was answered."""
+
+
+_RUN_FLAGS = {"mode": "--mode", "repeats": "--repeats", "limit": "--limit", "cases": "--cases",
+              "concurrency": "--concurrency", "context_messages": "--context", "agent_options": "--option",
+              "max_cost_usd": "--max-cost", "max_errors": "--max-errors",
+              "max_consecutive_failures": "--max-consecutive-failures"}
+"""The option that sets each field of the run config (named in a validation error)."""
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -34,6 +41,7 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 @app.command("agents")
 def agents_cmd() -> None:
     """List the agents `proevent run --agent` accepts."""
+    from rich.markup import escape
     from rich.table import Table
 
     from proevent.agents import AGENTS
@@ -41,7 +49,7 @@ def agents_cmd() -> None:
 
     table = Table("agent", "needs a model", "what it does")
     for spec in [*AGENTS.values(), *plugin_specs(resolve=True)]:
-        table.add_row(spec.name, "yes" if spec.needs_llm else "no", spec.summary)
+        table.add_row(escape(spec.name), "yes" if spec.needs_llm else "no", escape(spec.summary))
     console.print(table)
 
 
@@ -108,8 +116,6 @@ def run_cmd(
     """Run an agent on a dataset; resumable (Ctrl-C or kill, then run the same command again)."""
     import asyncio
 
-    from rich.markup import escape
-
     from proevent.agents import get_spec
     from proevent.io import load_dataset
     from proevent.llm import load_llm_config
@@ -139,12 +145,12 @@ def run_cmd(
         }
         llm = load_llm_config(profile=profile, config_file=config, overrides=overrides)
     case_ids = [c for item in cases for c in item.split(",") if c] if cases else None
-    run_config = RunConfig(
-        agent=agent, mode=mode, repeats=repeats, limit=limit, cases=case_ids, concurrency=concurrency,  # type: ignore[arg-type]
-        context_messages=context, agent_options=_options(option or []), llm=llm,
-        retry_errors=not no_retry_errors, max_cost_usd=max_cost, max_errors=max_errors,
-        max_consecutive_failures=max_consecutive_failures, preflight=not no_preflight,
-    )
+    run_config = build_config(RunConfig, {
+        "agent": agent, "mode": mode, "repeats": repeats, "limit": limit, "cases": case_ids,
+        "concurrency": concurrency, "context_messages": context, "agent_options": _options(option or []), "llm": llm,
+        "retry_errors": not no_retry_errors, "max_cost_usd": max_cost, "max_errors": max_errors,
+        "max_consecutive_failures": max_consecutive_failures, "preflight": not no_preflight,
+    }, flags=_RUN_FLAGS)
     ds = load_dataset(dataset)
     if not no_validate:
         from proevent.generate.validate import require_structure
@@ -161,7 +167,7 @@ def run_cmd(
         raise fail(f"interrupted; run the same command again to resume into {out}", code=130) from None
     except RunStopped as exc:
         _print_summary(exc.summary)
-        raise fail(f"{escape(str(exc))}. The lines written are kept; fix the endpoint and run the same command "
+        raise fail(f"{exc}. The lines written are kept; fix the endpoint and run the same command "
                    "again to resume", code=EXIT_STOPPED) from None
     except OSError as exc:  # the run's own writes report RunWriteError; this is anything else on disk
         raise fail(f"{exc.filename or out}: {exc.strerror or exc}") from None
@@ -178,8 +184,8 @@ def run_cmd(
     if summary.budget_reached:
         spent = summary.usage.get("cost_usd") or 0.0
         err_console.print(f"stopped at the budget of ${max_cost:g} (the run has spent ${spent:.4f}): run the same "
-                          "command again with a higher --max-cost to answer the rest", highlight=False,
-                          soft_wrap=True)
+                          "command again with a higher --max-cost to answer the rest", markup=False,
+                          highlight=False, soft_wrap=True)
         raise typer.Exit(EXIT_BUDGET)
 
 
@@ -201,11 +207,11 @@ def _print_summary(summary: Any) -> None:
         total = summary.usage.get("cost_usd")
         whole = (f" The run so far: requests {summary.usage['requests']}, cost "
                  f"{'unknown' if total is None else f'${total:.4f}'}.")
-    console.print(
+    say(
         f"{summary.path}: wrote {summary.written} lines"
         f"{f' ({summary.quiet} for steps without messages, no request)' if summary.quiet else ''}, "
         f"skipped {summary.skipped} already answered, "
-        f"{summary.errors} errors.{call}{whole}", highlight=False, soft_wrap=True,
+        f"{summary.errors} errors.{call}{whole}"
     )
 
 
@@ -217,9 +223,9 @@ def _print_estimate(config: Any, dataset: Any) -> None:
     est = asyncio.run(estimate_run(config, dataset))
     price = "" if est.prompt_cost_usd is None else f", ${est.prompt_cost_usd:.2f} at the model's input price"
     unpriced = " (the model has no price: --price-in/--price-out)" if est.prompt_cost_usd is None else ""
-    console.print(
+    say(
         f"{est.questions:,} questions: {est.requests:,} requests ({est.without_request:,} answered without one), "
         f"{est.prompt_tokens:,} prompt tokens{price}{unpriced}; tokens counted as {est.tokenizer}.\n"
         "Not counted: the answers (their length is the model's), repair requests and further tool rounds, "
-        "and what the response cache already holds.", highlight=False, soft_wrap=True,
+        "and what the response cache already holds."
     )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from proevent.cli.common import app, console, err_console, fail, handle_errors
+from proevent.cli.common import app, build_config, console, err_console, fail, handle_errors, say, warn
 
 
 @app.command("serve")
@@ -31,18 +31,15 @@ def serve_command(
         help="Review mode: the cases `proevent validate` flags come first (default), or dataset order."),
 ) -> None:
     """Browse DATASET and RUNs in a browser, play the agent (--human) or review cases (--review)."""
-    from pydantic import ValidationError
+    from rich.markup import escape
 
     from proevent.web.config import ServeConfig
 
-    try:
-        config = ServeConfig(dataset=dataset, runs=runs or [], host=host, port=port, human=human,
-                             review=review, sample=sample, seed=seed, mode=mode, context=context,
-                             out=out, judge=judge, flagged_first=flagged_first)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise fail(f"{where + ': ' if where else ''}{err['msg'].removeprefix('Value error, ')}") from None
+    settings = {"dataset": dataset, "runs": runs or [], "host": host, "port": port, "human": human,
+                "review": review, "sample": sample, "seed": seed, "mode": mode, "context": context, "out": out,
+                "judge": judge, "flagged_first": flagged_first}
+    config = build_config(ServeConfig, settings, source="proevent serve",
+                          flags={k: f"--{k.replace('_', '-')}" for k in settings if k not in ("dataset", "runs")})
     try:
         import uvicorn
 
@@ -51,12 +48,11 @@ def serve_command(
         raise fail(f"the web viewer needs the 'web' extra: pip install 'proevent[web]' ({exc.name} missing)") from None
 
     if not config.is_loopback:
-        err_console.print(f"[yellow]warning:[/yellow] binding {host}: anyone who can reach this address "
-                          "can read the dataset and write answers")
+        warn(f"binding {host}: anyone who can reach this address can read the dataset and write answers")
     web_app = create_app(config)
     state = web_app.state.web
     for banner in state.banners():
-        err_console.print(f"[yellow]{banner['level']}:[/yellow] {banner['title']}", highlight=False)
+        err_console.print(f"[yellow]{escape(banner['level'])}:[/yellow] {escape(banner['title'])}", highlight=False)
         for line in banner["lines"]:
             err_console.print(f"  {line}", markup=False, highlight=False)
     flagged = len(state.review.flags) if state.review is not None else 0
@@ -65,8 +61,7 @@ def serve_command(
             "human": f"human mode as {human}, answers in {config.output_path}",
             "review": f"review mode as {review}, annotations in {config.output_path}{first}"}[config.serve_mode]
     shown_host = f"[{host}]" if ":" in host else host
-    console.print(f"proevent serve: {what}\nopen http://{shown_host}:{port}/  (Ctrl-C to stop)",
-                  highlight=False)
+    say(f"proevent serve: {what}\nopen http://{shown_host}:{port}/  (Ctrl-C to stop)")
     try:
         uvicorn.run(web_app, host=host, port=port, log_level="warning")
     finally:
@@ -81,6 +76,7 @@ def agreement_command(
     second: Path = typer.Argument(..., help="annotations.jsonl of the second annotator."),
 ) -> None:
     """Agreement of two annotators: percent, Cohen's kappa and the disputed cases."""
+    from rich.markup import escape
     from rich.table import Table
 
     from proevent.web.review import agreement, load_annotations
@@ -91,25 +87,24 @@ def agreement_command(
         raise fail("the two files have no case in common")
     pct = f"{100 * res.percent:.1f}%" if res.percent is not None else "–"
     kappa = f"{res.kappa:.3f}" if res.kappa is not None else "undefined (every verdict the same)"
-    console.print(f"{a} vs {b}: {res.n} cases judged by both", highlight=False)
-    console.print(f"agreement: {res.agreed}/{res.n} = {pct}", highlight=False)
-    console.print(f"Cohen's kappa: {kappa}", highlight=False)
+    say(f"{a} vs {b}: {res.n} cases judged by both")
+    say(f"agreement: {res.agreed}/{res.n} = {pct}")
+    say(f"Cohen's kappa: {kappa}")
     table = Table(title="verdicts", show_edge=False)
-    table.add_column(f"{a} \\ {b}")
+    table.add_column(escape(f"{a} \\ {b}"))
     table.add_column("valid", justify="right")
     table.add_column("invalid", justify="right")
     for row in ("valid", "invalid"):
         table.add_row(row, str(res.table[(row, "valid")]), str(res.table[(row, "invalid")]))
     console.print(table)
     if res.disputed:
-        console.print(f"disputed cases ({len(res.disputed)}):", highlight=False)
+        say(f"disputed cases ({len(res.disputed)}):")
         for case_id, x, y in res.disputed:
-            console.print(f"  {case_id}: {a} {_verdict(x)} / {b} {_verdict(y)}", markup=False, highlight=False)
+            say(f"  {case_id}: {a} {_verdict(x)} / {b} {_verdict(y)}")
     else:
-        console.print("disputed cases: none")
+        say("disputed cases: none")
     if res.only_first or res.only_second:
-        console.print(f"judged by one annotator only: {len(res.only_first)} by {a}, "
-                      f"{len(res.only_second)} by {b}", highlight=False)
+        say(f"judged by one annotator only: {len(res.only_first)} by {a}, {len(res.only_second)} by {b}")
 
 
 def _verdict(ann) -> str:  # type: ignore[no-untyped-def]
