@@ -18,8 +18,10 @@ _COMMAND_MODULES: tuple[str, ...] = (  # in pipeline order: `proevent --help` li
     "proevent.cli.web_cmds",
     "proevent.cli.data_cmds",
     "proevent.cli.ecosystem_cmds",
+    "proevent.cli.chats_cmds",
     "proevent.cli.judge_cmds",
     "proevent.cli.batch_cmds",
+    "proevent.cli.ablation_cmds",
 )
 
 for _module in _COMMAND_MODULES:
