@@ -21,6 +21,7 @@ _COMMAND_MODULES: tuple[str, ...] = (  # in pipeline order: `proevent --help` li
     "proevent.cli.chats_cmds",
     "proevent.cli.judge_cmds",
     "proevent.cli.batch_cmds",
+    "proevent.cli.ablation_cmds",
 )
 
 for _module in _COMMAND_MODULES:
