@@ -1,0 +1,136 @@
+"""Batch files at the client level: the recorded body is the one the live client posts, imported
+answers and errors are used as the server's replies, unreadable lines are named, and the ``llm``
+judge records through ``PROEVENT_BATCH_OUT`` without any change of its own."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fixtures import load_example_run, load_tiny
+from proevent.evaluate import evaluate
+from proevent.llm import LLMClient, LLMConfig, LLMError, ResponseCache
+from proevent.llm.batchfile import BatchRecorder, import_batch_files
+from proevent.llm.client import EndpointRefused, PendingError
+from support.scripted_server import Reply
+
+MESSAGES = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "plans for saturday? \ud800"}]
+
+
+def config(server, tmp_path, **kw) -> LLMConfig:
+    return LLMConfig(model="scripted", base_urls=[server.base_url], cache_path=tmp_path / "c.sqlite",
+                     temperature=0.3, seed=7, max_tokens=50, extra_body={"top_p": 0.9}, backoff_s=0.01, **kw)
+
+
+def completion(text: str, usage: tuple[int, int] = (11, 3)) -> dict:
+    return {"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)}}
+
+
+async def test_the_recorded_body_is_the_live_body_and_the_answer_is_used_as_a_reply(scripted_server, tmp_path):
+    scripted_server.default = lambda req: Reply(content='{"ops": []}')
+    async with LLMClient(config(scripted_server, tmp_path, cache=False)) as live:
+        await live.chat(MESSAGES)
+    sent = scripted_server.requests[0]
+    batch = tmp_path / "requests.jsonl"
+    async with LLMClient(config(scripted_server, tmp_path), recorder=BatchRecorder(batch)) as client:
+        with pytest.raises(PendingError, match="custom_id"):
+            await client.chat(MESSAGES)
+        with pytest.raises(PendingError):
+            await client.chat(MESSAGES)  # asked again: still one line
+    lines = [json.loads(t) for t in batch.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == 1 and lines[0]["method"] == "POST" and lines[0]["url"] == "/v1/chat/completions"
+    assert lines[0]["body"] == sent  # model, messages (the lone surrogate as U+FFFD), parameters, JSON mode
+    assert len(scripted_server.requests) == 1  # recording sent nothing
+
+    out = tmp_path / "answers.jsonl"
+    out.write_text(json.dumps({"custom_id": lines[0]["custom_id"], "response": completion('{"ops": [1]}')}) + "\n")
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    report = import_batch_files([out], cache, price_factor=0.5)
+    cache.close()
+    assert (report.answers, report.errors, report.problems) == (1, 0, [])
+    cfg = config(scripted_server, tmp_path, price={"input": 1e6, "output": 1e6})
+    async with LLMClient(cfg, recorder=None) as client:
+        got = await client.chat(MESSAGES)
+        again = await client.chat(MESSAGES)
+    # a request with its usage, at half the price (11 + 3 tokens at $1 each), then an ordinary cache hit
+    assert got.text == '{"ops": [1]}' and not got.cached and got.cost_usd == pytest.approx(7.0)
+    assert client.totals.requests == 1 and again.cached and client.totals.cache_hits == 1
+    assert len(scripted_server.requests) == 1
+
+
+async def test_imported_errors_are_the_servers_errors_once(scripted_server, tmp_path):
+    cfg = config(scripted_server, tmp_path)
+    batch = tmp_path / "requests.jsonl"
+    other = [{"role": "user", "content": "another question"}]
+    async with LLMClient(cfg, recorder=BatchRecorder(batch)) as client:
+        for messages in (MESSAGES, other):
+            with pytest.raises(PendingError):
+                await client.chat(messages)
+    ids = [json.loads(t)["custom_id"] for t in batch.read_text().splitlines()]
+    out = tmp_path / "out.jsonl"
+    out.write_text("\n".join([
+        json.dumps({"id": "b1", "custom_id": ids[0], "response": {"status_code": 400, "body": {
+            "error": {"message": "context too long"}}}, "error": None}),
+        json.dumps({"id": "b2", "custom_id": ids[1], "response": None, "error": {"code": "model_not_found",
+                                                                              "message": "no such model"}}),
+        "not json", json.dumps({"response": {}}),
+    ]) + "\n")
+    cache = ResponseCache(cfg.cache_path)
+    report = import_batch_files([out], cache)
+    assert (report.answers, report.errors) == (0, 2)
+    assert report.problems[0].startswith(f"{out}:3: ") and report.problems[1] == f"{out}:4: custom_id: missing or " \
+        "not a string"
+    cache.close()
+    async with LLMClient(cfg, recorder=BatchRecorder(tmp_path / "round2.jsonl")) as client:
+        with pytest.raises(LLMError, match="HTTP 400: context too long") as first:
+            await client.chat(MESSAGES)
+        assert not isinstance(first.value, (EndpointRefused, PendingError))
+        with pytest.raises(LLMError, match="no such model"):
+            await client.chat(other)
+        with pytest.raises(PendingError):  # used once: asking again goes into the next batch file
+            await client.chat(MESSAGES)
+
+
+def test_an_existing_batch_file_is_never_overwritten(tmp_path):
+    path = tmp_path / "requests.jsonl"
+    path.write_text("{}\n")
+    with pytest.raises(FileExistsError, match="give each round a new file"):
+        BatchRecorder(path)
+    with pytest.raises(ValueError, match="must be a file"):
+        BatchRecorder(tmp_path)
+
+
+def test_batch_mode_needs_the_cache(scripted_server, tmp_path):
+    with pytest.raises(ValueError, match="needs the response cache"):
+        LLMClient(config(scripted_server, tmp_path, cache=False), recorder=BatchRecorder(tmp_path / "r.jsonl"))
+
+
+def test_the_llm_judge_records_through_the_environment(scripted_server, tmp_path, monkeypatch):
+    """The judge builds its own client: PROEVENT_BATCH_OUT makes it record, and after the import
+    the same evaluation is decided from the answers, as against the live server."""
+    monkeypatch.setenv("PROEVENT_JUDGE_MODEL", "judge-model")
+    monkeypatch.setenv("PROEVENT_JUDGE_BASE_URL", scripted_server.base_url)
+    monkeypatch.setenv("PROEVENT_CACHE", str(tmp_path / "judge.sqlite"))
+    batch = tmp_path / "judge-requests.jsonl"
+    monkeypatch.setenv("PROEVENT_BATCH_OUT", str(batch))
+    ds, run = load_tiny(), load_example_run("flawed")
+    first = evaluate(ds, run, judge="llm", ci=False)
+    assert scripted_server.requests == []
+    lines = [json.loads(t) for t in batch.read_text().splitlines()]
+    assert len(lines) == len(first.judge_decisions) > 0
+    assert all("not answered yet" in d.get("error", "") for d in first.judge_decisions)
+    out = tmp_path / "judge-answers.jsonl"
+    out.write_text("".join(json.dumps({"custom_id": x["custom_id"], "response": completion('{"same": true}')}) + "\n"
+                           for x in lines))
+    cache = ResponseCache(tmp_path / "judge.sqlite")
+    import_batch_files([out], cache)
+    cache.close()
+    second = evaluate(ds, run, judge="llm", ci=False)
+    assert all(d["same"] and "error" not in d for d in second.judge_decisions)
+    monkeypatch.delenv("PROEVENT_BATCH_OUT")
+    scripted_server.default = lambda req: Reply(content='{"same": true}')
+    monkeypatch.setenv("PROEVENT_CACHE", str(tmp_path / "live.sqlite"))
+    live = evaluate(ds, run, judge="llm", ci=False)
+    assert json.dumps(live.metrics, sort_keys=True) == json.dumps(second.metrics, sort_keys=True)
