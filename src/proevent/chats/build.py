@@ -60,6 +60,8 @@ def load_exports(paths: Sequence[str | Path], report: ImportReport, *, date_orde
                 out += read_whatsapp(p, report, date_order=date_order)
             else:
                 bad.append(f"{p}: unknown export format (expected WhatsApp .txt/.zip or Telegram result.json)")
+        except ChatImportError as exc:
+            bad += exc.lines
         except OSError as exc:
             bad.append(f"{p}: {exc.strerror or exc}")
         except UnicodeDecodeError as exc:
