@@ -43,7 +43,7 @@ def test_flags_over_environment_over_profile_over_defaults(tmp_path):
 def test_config_errors_name_the_place(tmp_path):
     path = tmp_path / "proevent.toml"
     path.write_text(TOML)
-    with pytest.raises(ValueError, match=r"proevent.toml: profiles.bad.temperature: Input should be a valid number"):
+    with pytest.raises(ValueError, match=r"proevent.toml:11: profiles.bad.temperature: Input should be a valid number"):
         load_llm_config(profile="bad", config_file=path, environ={})
     with pytest.raises(ValueError, match=r"no profile 'nope' \(known: bad, vllm\)"):
         load_llm_config(profile="nope", config_file=path, environ={})

@@ -60,7 +60,8 @@ def test_fresh_folder(tmp_path):
 def test_endpoint_from_environment():
     assert endpoint_from_environment({}) is None
     assert endpoint_from_environment({"PROEVENT_MODEL": "m"}) is None  # no endpoint: never the default OpenAI URL
-    cfg = endpoint_from_environment({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "PROEVENT_MODEL": "qwen3"})
+    assert endpoint_from_environment({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_MODEL": "qwen3"}) is None
+    cfg = endpoint_from_environment({"PROEVENT_BASE_URL": "http://127.0.0.1:9/v1", "PROEVENT_MODEL": "qwen3"})
     assert cfg is not None and cfg.base_urls == ["http://127.0.0.1:9/v1"] and cfg.model == "qwen3"
 
 

@@ -12,7 +12,7 @@ from proevent.cli.common import add_initial_ics, app, build_config, console, err
 
 _FLAG_OPTIONS = {"cases": "--cases", "seed": "--seed", "realizer": "--realizer", "name": "--name",
                  "max_concurrent": "--max-concurrent", "window_minutes": "--window", "noise": "--noise",
-                 "turns": "--turns", "variants": "--variant"}
+                 "turns": "--turns", "variants": "--variant", "llm": "--profile"}
 
 
 def _build_config(config_file: Path | None, flags: dict[str, Any]) -> Any:
@@ -43,6 +43,8 @@ def generate(
     cases: int | None = typer.Option(None, help="Number of cases (default 1279, the paper's size)."),
     seed: int | None = typer.Option(None, help="Random seed (default 0)."),
     realizer: str | None = typer.Option(None, help="template (offline, default) or llm."),
+    profile: str | None = typer.Option(
+        None, help="The llm realiser's endpoint: a profile of proevent.toml, as for `proevent run`."),
     window: str | None = typer.Option(None, help="Step window, e.g. 4h, 90m (default 4h)."),
     max_concurrent: int | None = typer.Option(None, help="Most chats running at once in a case (default 4)."),
     noise: str | None = typer.Option(
@@ -69,6 +71,8 @@ def generate(
 
     flags: dict[str, Any] = {"cases": cases, "seed": seed, "realizer": realizer, "name": name,
                              "max_concurrent": max_concurrent, "variants": variant or None}
+    if profile is not None:
+        flags["llm"] = {"profile": profile}
     if window is not None:
         flags["window_minutes"] = parse_window(window)
     if noise is not None:

@@ -110,8 +110,11 @@ class LLMRealizerConfig(BaseModel):
 
     model_config = _STRICT
     model: str = "gpt-oss-120b"
-    base_url: str | None = Field(default=None, description="None: $OPENAI_BASE_URL or api.openai.com")
-    api_key_env: str = "OPENAI_API_KEY"
+    base_urls: list[str] | None = Field(
+        default=None, description="spelled as in proevent.toml profiles; None: $PROEVENT_BASE_URL, the profile, "
+        "else api.openai.com (the client's own resolution, proevent.llm.load_llm_config)")
+    api_key_env: str | None = Field(default=None, description="None: PROEVENT_API_KEY, then OPENAI_API_KEY")
+    profile: str | None = Field(default=None, description="a [profiles.NAME] of proevent.toml, as `run --profile`")
     temperature: float = 0.8
     max_tokens: int = 1200
     retries: int = Field(default=2, ge=0, le=10, description="new attempts after a reply fails the check")
@@ -119,6 +122,19 @@ class LLMRealizerConfig(BaseModel):
     concurrency: int = Field(default=8, ge=1, le=256)
     timeout_s: float = 120.0
     cache: bool = Field(default=True, description="reuse answers from proevent.llm's response cache")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _base_urls(cls, data: Any) -> Any:
+        """``base_url`` (the old spelling) reads as ``base_urls``; one URL may be a string."""
+        if isinstance(data, dict):
+            data = dict(data)
+            old = data.pop("base_url", None)
+            if old is not None and data.get("base_urls") is None:
+                data["base_urls"] = old
+            if isinstance(data.get("base_urls"), str):
+                data["base_urls"] = [u.strip() for u in data["base_urls"].split(",") if u.strip()]
+        return data
 
 
 class GeneratorConfig(BaseModel):

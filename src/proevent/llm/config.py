@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from proevent.io.errors import describe_config_error
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -149,15 +152,20 @@ def load_llm_config(
     profile: str | None = None,
     config_file: Path | None = None,
     overrides: dict[str, Any] | None = None,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
+    defaults: dict[str, Any] | None = None,
 ) -> LLMConfig:
     """Build the config: flags (``overrides``, ``None`` values ignored) > environment > profile > defaults.
 
+    The only place that reads the ``PROEVENT_*`` variables (:data:`ENV_VARS`) and the profiles of
+    ``proevent.toml``: runs, the judge, the ``llm`` realiser and the quickstart all come here.
+    ``defaults`` are a caller's own defaults (the realiser's temperature), below everything else.
+
     Raises:
-        ValueError: unknown profile, a bad field in the file (named with its path), or no model.
+        ValueError: unknown profile, a bad field in the file (named with its path and line), or no model.
     """
     env = os.environ if environ is None else environ
-    merged: dict[str, Any] = {}
+    merged: dict[str, Any] = {k: v for k, v in (defaults or {}).items() if v is not None}
     path = find_config_file(config_file)
     if profile is not None:
         if path is None:
@@ -176,6 +184,21 @@ def load_llm_config(
     try:
         return LLMConfig.model_validate(merged)
     except ValidationError as exc:
-        where = f"{path}: profiles.{profile}" if profile else "llm config"
-        problems = [f"{where}.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
+        if profile is not None and path is not None:
+            problems = describe_config_error(exc, path, prefix=("profiles", profile),
+                                             text=path.read_text(encoding="utf-8"))
+        else:
+            problems = describe_config_error(exc, "llm config")
         raise ValueError("\n".join(problems)) from None
+
+
+def environment_llm_config(
+    environ: Mapping[str, str] | None = None, *, overrides: dict[str, Any] | None = None
+) -> LLMConfig | None:
+    """The config the ``PROEVENT_*`` variables describe, or ``None`` unless they name both a model
+    and a base URL (``PROEVENT_MODEL``, ``PROEVENT_BASE_URL``): the quickstart adds a model's run
+    only then, never on the default OpenAI URL by accident."""
+    env = os.environ if environ is None else environ
+    if not env.get(ENV_VARS["model"]) or not env.get(ENV_VARS["base_urls"]):
+        return None
+    return load_llm_config(overrides=overrides, environ=env)

@@ -9,12 +9,11 @@ OUT/report/               table.md/.tex/.csv, plots, errors.json, index.html
 OUT is a fresh folder (``proevent-quickstart``, else ``proevent-quickstart-2``, ...) unless given;
 a given folder that already holds files is refused without ``force``, so nothing earlier is ever
 overwritten silently. ``procot`` is run too when an OpenAI-compatible endpoint is configured in the
-environment (``PROEVENT_BASE_URL`` or ``OPENAI_BASE_URL``, and ``PROEVENT_MODEL``).
+environment (``PROEVENT_BASE_URL`` and ``PROEVENT_MODEL``, as for ``proevent run``).
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -40,21 +39,12 @@ def fresh_folder(base: Path, name: str = DEFAULT_NAME) -> Path:
 
 
 def endpoint_from_environment(environ: Mapping[str, str] | None = None):
-    """The LLM config for ``procot`` when an endpoint and a model are configured in the environment, else ``None``.
+    """The LLM config for ``procot`` when ``PROEVENT_BASE_URL`` and ``PROEVENT_MODEL`` are set, else
+    ``None`` (resolved as for ``proevent run``: :func:`proevent.llm.config.environment_llm_config`).
+    The key, if any, stays in the environment (``PROEVENT_API_KEY``/``OPENAI_API_KEY``)."""
+    from proevent.llm.config import environment_llm_config
 
-    Base URL: ``PROEVENT_BASE_URL``, else ``OPENAI_BASE_URL``; model: ``PROEVENT_MODEL``, else
-    ``OPENAI_MODEL``. The key, if any, stays in the environment (``PROEVENT_API_KEY``/``OPENAI_API_KEY``).
-    """
-    from proevent.llm import load_llm_config
-
-    env = os.environ if environ is None else environ
-    base = env.get("PROEVENT_BASE_URL") or env.get("OPENAI_BASE_URL")
-    model = env.get("PROEVENT_MODEL") or env.get("OPENAI_MODEL")
-    if not base or not model:
-        return None
-    return load_llm_config(
-        overrides={"base_urls": base, "model": model, "max_retries": 2, "timeout_s": 60.0}, environ=dict(env)
-    )
+    return environment_llm_config(environ, overrides={"max_retries": 2, "timeout_s": 60.0})
 
 
 def run_quickstart(

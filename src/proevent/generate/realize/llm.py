@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
@@ -159,16 +158,27 @@ class LLMRealizer:
         return problems[0][1]
 
 
+def client_config(config: GeneratorConfig, environ: Mapping[str, str] | None = None) -> Any:
+    """The client's config, resolved as for ``proevent run`` (:func:`proevent.llm.load_llm_config`):
+    the generator config's ``llm`` fields that differ from their defaults > ``PROEVENT_*`` variables
+    > ``llm.profile`` of ``proevent.toml`` > the realiser's defaults (a warmer temperature)."""
+    from proevent.llm import load_llm_config
+
+    def fields(cfg: LLMRealizerConfig) -> dict[str, Any]:
+        return {"model": cfg.model, "base_urls": cfg.base_urls, "api_key_env": cfg.api_key_env,
+                "temperature": cfg.temperature, "max_tokens": cfg.max_tokens, "concurrency": cfg.concurrency,
+                "timeout_s": cfg.timeout_s, "cache": cfg.cache, "max_retries": cfg.request_retries}
+
+    given, defaults = fields(config.llm), fields(LLMRealizerConfig())
+    explicit = {k: v for k, v in given.items() if v != defaults[k]}
+    return load_llm_config(profile=config.llm.profile, overrides={**explicit, "seed": config.seed},
+                           defaults=defaults, environ=environ)
+
+
 def _client(config: GeneratorConfig) -> Any:
     from proevent.llm import LLMClient
-    from proevent.llm import LLMConfig as ClientConfig
 
-    cfg = config.llm
-    base = cfg.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
-    return LLMClient(ClientConfig(model=cfg.model, base_urls=[base], api_key_env=cfg.api_key_env,
-                                  temperature=cfg.temperature, seed=config.seed, max_tokens=cfg.max_tokens,
-                                  concurrency=cfg.concurrency, timeout_s=cfg.timeout_s, cache=cfg.cache,
-                                  max_retries=cfg.request_retries))
+    return LLMClient(client_config(config))
 
 
 @asynccontextmanager
