@@ -7,27 +7,21 @@ import json
 import re
 import shutil
 
-import pytest
 from typer.testing import CliRunner
 
 from fixtures import FLAWED_RUN, TINY
+from llm import test_llm_judge
 from proevent.cli import app
 from proevent.evaluate import get_judge
 from proevent.evaluate.placeset import Pair, score_judge
 from support.scripted_server import Reply
 
+judge_env = test_llm_judge.judge_env  # the judge's model pointed at the scripted server
+
 PAIRS = [Pair("a", "qualifier_city", "Golden Dragon", "Golden Dragon, Oakland", "dinner with Mei", True),
          Pair("b", "different_room", "Room 4", "Room 4B", "seminar", False),
          Pair("c", "nickname_case", "the Met", "Metropolitan Museum of Art", "art day", True),
          Pair("d", "online", "Zoom", "Teams", "standup", False)]
-
-
-@pytest.fixture
-def judge_env(scripted_server, monkeypatch, tmp_path):
-    monkeypatch.setenv("PROEVENT_JUDGE_MODEL", "judge-model")
-    monkeypatch.setenv("PROEVENT_JUDGE_BASE_URL", scripted_server.base_url)
-    monkeypatch.setenv("PROEVENT_CACHE", str(tmp_path / "judge-cache.sqlite"))
-    return scripted_server
 
 
 def _answers(server, verdicts: dict[str, str]) -> None:
