@@ -31,4 +31,4 @@ def test_unknown_option_of_an_llm_agent_in_a_real_process(tmp_path: Path) -> Non
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr == ("error: --option frobnicate: agent 'tools' has no option 'frobnicate'; its options: "
-                           "prompt_version, repair, skip_quiet, max_rounds\n")
+                           "prompt_version, repair, skip_quiet, update_prompt, max_rounds\n")
