@@ -18,7 +18,7 @@ def serve_command(
     port: int = typer.Option(8000, help="Port."),
     human: str | None = typer.Option(None, help="Human mode: play the agent under this name."),
     review: str | None = typer.Option(None, help="Review mode: judge each case under this annotator name."),
-    sample: int | None = typer.Option(None, help="Human mode: sample this many cases (default: all)."),
+    sample: int | None = typer.Option(None, help="Human mode: sample this many cases; review mode: review this many, the flagged ones first (default: all)."),
     seed: int = typer.Option(0, help="Human mode: sampling seed."),
     mode: str = typer.Option("single", help="Human mode: single (gold timetable given) or multi."),
     context: int = typer.Option(20, help="Human mode: earlier messages shown per chat."),

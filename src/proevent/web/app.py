@@ -10,9 +10,21 @@ from starlette.responses import Response
 from proevent.io import Dataset, load_dataset
 from proevent.web.config import ServeConfig
 from proevent.web.render import load_assets, make_environment
-from proevent.web.scoring import category_labels, load_run_view
+from proevent.web.scoring import RunView, category_labels, load_run_view
 from proevent.web.security import SecurityMiddleware
 from proevent.web.state import WebState, get_state
+
+
+def unique_run_names(runs: list[RunView]) -> None:
+    """URLs name runs (``?run=rules``): two runs whose folders share a name become ``rules`` and ``rules-2``."""
+    taken: set[str] = set()
+    for run in runs:
+        name, k = run.name, 1
+        while name in taken:
+            k += 1
+            name = f"{run.name}-{k}"
+        run.name = name
+        taken.add(name)
 
 
 def create_app(config: ServeConfig, dataset: Dataset | None = None) -> FastAPI:
@@ -24,6 +36,7 @@ def create_app(config: ServeConfig, dataset: Dataset | None = None) -> FastAPI:
     dataset = dataset if dataset is not None else load_dataset(config.dataset)
     state = WebState(config=config, dataset=dataset, env=make_environment(), assets=load_assets())
     state.runs = [load_run_view(i, path, dataset, config.judge) for i, path in enumerate(config.runs)]
+    unique_run_names(state.runs)
     state.labels = category_labels() if state.runs else {}
 
     app = FastAPI(title="proevent viewer", docs_url=None, redoc_url=None, openapi_url=None)
@@ -64,7 +77,8 @@ def create_app(config: ServeConfig, dataset: Dataset | None = None) -> FastAPI:
             from proevent.web.review import ReviewStore
 
             assert config.review is not None and config.output_path is not None
-            state.review = ReviewStore.open(config.output_path, config.review, dataset, config.flagged_first)
+            state.review = ReviewStore.open(config.output_path, config.review, dataset, config.flagged_first,
+                                            sample=config.sample, seed=config.seed)
             app.include_router(review_routes.router)
         app.include_router(viewer_routes.router)
     return app

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from proevent.evaluate import breakdown_labels
 from proevent.model import Case
 from proevent.web.params import ascii_int
 from proevent.web.scoring import OUTCOMES, RunView
@@ -15,17 +16,13 @@ FILTER_KEYS: tuple[str, ...] = ("q", "category", "turns", "chats", "noise", "run
 
 
 def meta_value(case: Case, key: str) -> str:
-    value = case.meta.get(key)
-    return "unknown" if value is None else str(value)
+    """The breakdown group of a case for ``meta[key]``, as ``evaluate`` groups it."""
+    return breakdown_labels(case, key)[0]
 
 
 def noise_values(case: Case) -> list[str]:
-    kinds = case.meta.get("noise_content")
-    if kinds is None:
-        return ["unknown"]
-    if not isinstance(kinds, list) or not kinds:
-        return ["none"]
-    return [str(k) for k in kinds]
+    """The noise kinds a case lists, as the ``noise_content`` breakdown groups it."""
+    return breakdown_labels(case, "noise_content")
 
 
 @dataclass
@@ -38,12 +35,12 @@ class CaseFilter:
     run: int | None = None
     outcome: str = ""
     error: str = ""
+    run_name: str = ""
+    """The run as URLs name it (its name, never its position: positions change with the command line)."""
 
     @classmethod
     def from_query(cls, params: Mapping[str, str], runs: Sequence[RunView]) -> CaseFilter:
-        run_raw = params.get("run", "")
-        run = ascii_int(run_raw)
-        run = run if run is not None and run < len(runs) else None
+        run = run_by_name(params.get("run", ""), runs)
         outcome = params.get("outcome", "")
         return cls(
             q=params.get("q", "").strip()[:200],
@@ -54,13 +51,14 @@ class CaseFilter:
             run=run,
             outcome=outcome if outcome in OUTCOMES else "",
             error=params.get("error", "")[:100],
+            run_name=runs[run].name if run is not None else "",
         )
 
     def query(self, **extra: object) -> str:
         """This filter as a query string (empty values left out), plus ``extra`` parameters."""
         items: list[tuple[str, str]] = []
         for key in FILTER_KEYS:
-            value = getattr(self, key)
+            value = self.run_name if key == "run" else getattr(self, key)
             if value not in ("", None):
                 items.append((key, str(value)))
         items.extend((k, str(v)) for k, v in extra.items() if v not in ("", None))
@@ -98,6 +96,19 @@ class CaseFilter:
               texts: dict[str, str] | None = None) -> list[Case]:
         """The cases that pass; ``texts`` caches each case's search text across requests."""
         return [c for c in cases if self.matches(c, runs, texts)]
+
+
+def run_by_name(value: str, runs: Sequence[RunView]) -> int | None:
+    """The index of the run called ``value``, else ``None`` (an old position URL: see the viewer's redirect)."""
+    return next((r.index for r in runs if r.name == value), None)
+
+
+def run_by_position(value: str, runs: Sequence[RunView]) -> int | None:
+    """The index of the run at position ``value`` (ASCII digits) when no run has that name."""
+    pos = ascii_int(value)
+    if pos is None or pos >= len(runs) or run_by_name(value, runs) is not None:
+        return None
+    return pos
 
 
 def matches_search(case: Case, query: str) -> bool:

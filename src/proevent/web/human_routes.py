@@ -11,6 +11,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from proevent.web.caseview import describe_op, event_row, timetable_rows
 from proevent.web.human import HumanSession, Item, StaleQuestion
+from proevent.web.humanpace import deleted_in_draft, pace
 from proevent.web.opform import op_from_form
 from proevent.web.params import ascii_int
 from proevent.web.state import get_state
@@ -49,6 +50,7 @@ def render_question(request: Request, error: str | None = None) -> HTMLResponse:
         steps=len(case.steps), done=done, total=total, session=session, error=error,
         timetable=[event_row(e) for e in start], preview=after,
         draft=[describe_op(op, events) for op in draft], attributes=_ATTRIBUTES, previous=session.previous(),
+        pace=pace(session), deleted=deleted_in_draft(draft),
     )
 
 

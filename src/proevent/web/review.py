@@ -12,6 +12,7 @@ human review. Each case page lists its flags.
 from __future__ import annotations
 
 import os
+import random
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -88,16 +89,25 @@ class ReviewStore:
     """The case ids in the order they are reviewed."""
 
     @classmethod
-    def open(cls, path: Path, annotator: str, dataset: Dataset, flagged_first: bool = False) -> ReviewStore:
+    def open(cls, path: Path, annotator: str, dataset: Dataset, flagged_first: bool = False,
+             sample: int | None = None, seed: int = 0) -> ReviewStore:
         """Open (resume) an annotations file; refuse one written by another annotator or dataset.
 
         The dataset is validated once to list each case's flags; with ``flagged_first`` the
-        flagged cases come first (most flags first, then dataset order)."""
+        flagged cases come first (most flags first, then dataset order). ``sample`` keeps that many
+        cases: the flagged ones first (with ``flagged_first``), the rest drawn at random (``seed``),
+        so a reviewer with an hour judges the cases the validator doubts and a fair share of the
+        others; the same seed gives the same sample, also after a restart."""
         store = cls(path=path, annotator=annotator, dataset=dataset, flags=case_flags(dataset))
         ids = [c.case_id for c in dataset.cases]
+        if sample is not None:
+            first = {cid for cid in ids if flagged_first and cid in store.flags}
+            rest = [cid for cid in ids if cid not in first]
+            drawn = set(random.Random(seed).sample(rest, min(len(rest), max(0, sample - len(first)))))
+            ids = [cid for cid in ids if cid in drawn or cid in first]
         if flagged_first:
             ids = sorted(ids, key=lambda cid: -len(store.flags.get(cid, ())))  # stable: dataset order within
-        store.order = ids
+        store.order = ids[:sample] if sample is not None else ids
         if path.exists():
             store.latest_by_case = load_annotations(path)
             for ann in store.latest_by_case.values():
@@ -116,7 +126,8 @@ class ReviewStore:
         return self.latest_by_case.get(case_id)
 
     def count(self) -> int:
-        return sum(1 for c in self.dataset.cases if c.case_id in self.latest_by_case)
+        """Verdicts given on the cases under review."""
+        return sum(1 for cid in self.order if cid in self.latest_by_case)
 
     def flags_for(self, case_id: str) -> list[Any]:
         return self.flags.get(case_id, [])
