@@ -1,144 +1,191 @@
-"""The rules agent's negotiation reading, on hand-written chats with hand-computed answers."""
+"""The rules agent on hand-written chats with hand-computed answers, one group per error class of
+issue 16: time reading, negotiation state, which event, places, participants, cancellations,
+booking services; and its cue file."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import date, datetime, timedelta
+import glob
+import json
+import re
+from pathlib import Path
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+import pytest
+from pydantic import ValidationError
 
 from proevent.agents.protocol import ChatUpdate, Observation
 from proevent.agents.rules.agent import RulesAgent
-from proevent.agents.rules.cues import load_cues
-from proevent.agents.rules.reading import read_message
+from proevent.agents.rules.cues import load_cue_file
 from proevent.model import Chat, Message, Timetable, make_event
-from proevent.timeexpr import date_phrases, date_spans, find_dates, find_times, time_spans
 
 USER = "Ann Lee"
-WED = "2026-03-11"  # a Wednesday
+MON = "2026-03-09"  # a Monday
+ROOT = Path(__file__).resolve().parents[2]
 
-DENTIST = make_event("e1", start="2026-03-13T15:00", end="2026-03-13T16:00", location="Smile Dental",
-                     participants=[USER], description="Dentist appointment")
-PAST_LUNCH = make_event("e2", start="2026-02-10T12:30", end="2026-02-10T13:30", location="Cafe Nero",
-                        participants=[USER, "Bob Ray"], description="Lunch with Bob")
-DINNER = make_event("e3", start="2026-03-14T19:00", end="2026-03-14T21:00", location="Luigi's",
-                    participants=[USER, "Bob Ray", "Cy Hunt"], description="Dinner")
-
-
-def _msgs(lines: list[tuple[str, str, str]], chat_id: str = "c1") -> list[Message]:
-    return [Message(chat_id=chat_id, time=f"{WED}T{hm}", sender=who, text=text) for hm, who, text in lines]
+DINNER = make_event("e1", start="2026-03-12T19:30", end=None, location="Dishoom",
+                    participants=[USER, "Bob Ray"], description="Dinner with Bob")
+PADELLA = make_event("e2", start="2026-03-14T20:00", end=None, location="Padella",
+                     participants=[USER, "Bob Ray", "Cy Hunt"], description="Dinner at Padella")
 
 
-def _act(new, *, context=(), members=(USER, "Bob Ray"), kind="direct", timetable=(DENTIST, PAST_LUNCH)):
-    chat = Chat(chat_id="c1", name="Bob", type=kind, members=list(members))
-    obs = Observation(case_id="x", t=1, mode="single", repeat=0, user=USER, now=f"{WED}T12:00",
-                      window_start=f"{WED}T08:00", timetable=Timetable(list(timetable)),
-                      chats=[ChatUpdate(chat=chat, context=_msgs(list(context)), new=_msgs(new))])
-    return asyncio.run(RulesAgent().act(obs)).ops
+def _act(new, *, context=(), members=(USER, "Bob Ray"), kind="direct", timetable=(DINNER,), name="Bob",
+         agent=None, t=1):
+    chat = Chat(chat_id="c1", name=name, type=kind, members=list(members))
+    msgs = lambda lines: [Message(chat_id="c1", time=f"{MON}T{hm}", sender=who, text=text)  # noqa: E731
+                          for hm, who, text in lines]
+    obs = Observation(case_id="x", t=t, mode="single", repeat=0, user=USER, now=f"{MON}T20:00",
+                      window_start=f"{MON}T08:00", timetable=Timetable(list(timetable)),
+                      chats=[ChatUpdate(chat=chat, context=msgs(list(context)), new=msgs(new))])
+    return asyncio.run((agent or RulesAgent()).act(obs)).ops
 
 
-def test_a_proposal_the_user_accepts_is_inserted_whole():
-    ops = _act([("09:00", "Bob Ray", "dinner next Fri 7-9pm at Luigi's?"), ("09:05", USER, "sounds good!")])
-    assert ops == [{"op": "insert", "event": {
-        "start": "2026-03-20T19:00", "end": "2026-03-20T21:00", "location": "Luigi's",
-        "participants": [USER, "Bob Ray"], "description": "Dinner"}}]  # next Fri: the following week
+# -- time reading ---------------------------------------------------------------------------------
+def test_a_bare_hour_takes_the_half_of_the_day_of_the_event_and_a_reason_time_is_not_the_events():
+    ops = _act([("09:00", "Bob Ray", "thursday's dishoom thing, can we go later? got a call till 8"),
+                ("09:10", USER, "8:30?"), ("09:12", "Bob Ray", "perfect")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T20:30"}]
 
 
-def test_a_proposal_without_the_users_answer_is_not_inserted():
-    members = (USER, "Bob Ray", "Cy Hunt")
-    new = [("09:00", "Bob Ray", "anyone up for bowling tmrw 7ish at Lucky Strike?"), ("09:05", "Cy Hunt", "yes!"),
-           ("09:10", USER, "I'll pass this time")]
-    assert _act(new, members=members, kind="group") == []
+@pytest.mark.xfail(strict=True, reason="rules gap: a correction with its own day")
+def test_a_self_correction_wins():
+    ops = _act([("09:00", "Bob Ray", "could we do 7 on thursday? wait no, 8 not 7"), ("09:10", USER, "8 is fine")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T20:00"}]
 
 
-def test_a_rejected_counter_changes_nothing_and_an_accepted_one_updates():
-    ctx = [("08:00", "Bob Ray", "dinner Saturday 7pm at Luigi's?"), ("08:05", USER, "perfect")]
-    rejected = [("09:00", "Bob Ray", "can we do 8pm instead?"), ("09:05", USER, "no can do, keep it as is")]
-    assert _act(rejected, context=ctx, timetable=(DENTIST, PAST_LUNCH, DINNER), members=(USER, "Bob Ray")) == []
-    accepted = [("09:00", "Bob Ray", "can we do 8pm instead?"), ("09:05", USER, "works for me")]
-    assert _act(accepted, context=ctx, timetable=(DENTIST, PAST_LUNCH, DINNER)) == [
-        {"op": "update", "id": "e3", "attribute": "start", "value": "2026-03-14T20:00"}]  # "8pm": the end stays
+def test_a_range_gives_the_end():
+    ops = _act([("09:00", "Bob Ray", "tennis sat 10-11am?"), ("09:05", USER, "yes")], timetable=())
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-14T10:00", "end": "2026-03-14T11:00",
+                                              "location": None, "participants": [USER, "Bob Ray"],
+                                              "description": "Tennis"}}]
 
 
-def test_the_user_dropping_out_deletes_someone_else_dropping_out_leaves():
-    members = (USER, "Bob Ray", "Cy Hunt")
-    ctx = [("08:00", "Bob Ray", "dinner Saturday 7-9pm at Luigi's?"), ("08:05", USER, "I'm in")]
-    tt = (DENTIST, PAST_LUNCH, DINNER)
-    mine = [("09:00", USER, "sorry guys, can't make it after all, go without me")]
-    assert _act(mine, context=ctx, members=members, kind="group", timetable=tt) == [{"op": "delete", "id": "e3"}]
-    theirs = [("09:00", "Cy Hunt", "sorry all, I'm out, have fun without me")]
-    assert _act(theirs, context=ctx, members=members, kind="group", timetable=tt) == [
-        {"op": "update", "id": "e3", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+# -- negotiation state ----------------------------------------------------------------------------
+def test_a_reminder_or_lateness_changes_nothing():
+    assert _act([("09:00", "Bob Ray", "thursday still on?"), ("09:05", USER, "yep 7:30")]) == []
+    assert _act([("19:20", "Bob Ray", "running 10 min late sorry")]) == []
 
 
-def test_cancellation_deletes_at_once():
-    ctx = [("08:00", "Bob Ray", "dinner Saturday 7-9pm at Luigi's?"), ("08:05", USER, "deal")]
-    new = [("09:00", "Bob Ray", "so sorry, I have to cancel dinner. something came up")]
-    assert _act(new, context=ctx, timetable=(DENTIST, PAST_LUNCH, DINNER)) == [{"op": "delete", "id": "e3"}]
+def test_a_proposal_without_the_users_answer_or_with_a_hedge_settles_nothing():
+    assert _act([("09:00", "Bob Ray", "drinks fri 8?")], timetable=()) == []
+    assert _act([("09:00", "Bob Ray", "drinks fri 8?"), ("09:05", USER, "prob, let me check")], timetable=()) == []
 
 
-def test_place_tbd_clears_the_location():
-    ctx = [("08:00", "Bob Ray", "dinner Saturday 7-9pm at Luigi's?"), ("08:05", USER, "yes")]
-    new = [("09:00", "Bob Ray", "actually place tbd, I'll let you know"), ("09:02", USER, "ok cool")]
-    assert _act(new, context=ctx, timetable=(DENTIST, PAST_LUNCH, DINNER)) == [
-        {"op": "update", "id": "e3", "attribute": "location", "value": None}]
+def test_a_refusal_with_a_reason_drops_the_proposal():
+    assert _act([("09:00", "Bob Ray", "drinks fri 8?"), ("09:05", USER, "can't fri, I have a work thing")],
+                timetable=()) == []
 
 
-def test_timetable_links_same_place_as_last_time_and_right_after_an_appointment():
-    new = [("09:00", "Bob Ray", "lunch Friday 1pm? same place as last time?"), ("09:05", USER, "sure")]
-    (ins,) = _act(new)
-    assert ins["event"]["location"] == "Cafe Nero" and ins["event"]["start"] == "2026-03-13T13:00"
-    ctx = [("08:00", "Bob Ray", "coffee Friday 2pm at Blue Bottle?"), ("08:05", USER, "yes")]
-    coffee = make_event("e3", start="2026-03-13T14:00", end=None, location="Blue Bottle",
-                        participants=[USER, "Bob Ray"], description="Coffee")
-    new = [("09:00", USER, "could we do it right after my dentist appointment on Friday?"),
-           ("09:05", "Bob Ray", "sure thing")]
-    assert _act(new, context=ctx, timetable=(DENTIST, PAST_LUNCH, coffee)) == [
-        {"op": "update", "id": "e3", "attribute": "start", "value": "2026-03-13T16:00"}]  # the dentist's end
+# -- which event ----------------------------------------------------------------------------------
+def test_the_event_named_by_its_place_is_the_one_changed():
+    ops = _act([("09:00", "Bob Ray", "padella sat: could we go earlier? like 7"), ("09:10", USER, "7 is good")],
+               timetable=(DINNER, PADELLA))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "start", "value": "2026-03-14T19:00"}]
 
 
-def test_message_moves():
-    cues = load_cues()
-
-    def kind(text, sender="Bob Ray", has_plan=True):
-        msg = Message(chat_id="c1", time=f"{WED}T09:00", sender=sender, text=text)
-        return read_message(msg, cues, user=USER, members=[USER, "Bob Ray", "Cy Hunt"], timetable=[DENTIST],
-                            plan_day=date(2026, 3, 14), has_plan=has_plan, now=f"{WED}T12:00").kind
-
-    assert kind("lunch tomorrow at noon at Cafe Nero?", has_plan=False) == "propose"
-    assert kind("Bob and I are doing lunch tomorrow at Cafe Nero", has_plan=False) == "none"  # narrated
-    assert kind("sounds great!") == "accept"
-    assert kind("not sure yet, will confirm tonight") == "defer"
-    assert kind("nah can't, work is crazy. keep what we had?") == "reject"
-    assert kind("heads up, Cy can't make it anymore") == "remove"
-    assert kind("let's call it off, rain check?") == "cancel"
-    assert kind("how about 8pm instead?") == "modify"
+# -- places ---------------------------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="rules gap: a short name after a reason clause")
+def test_a_lower_case_place_instead():
+    ops = _act([("09:00", "Bob Ray", "dishoom's closed thursday. flat iron instead? same time"),
+                ("09:05", USER, "👍")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "flat iron"}]
 
 
-def test_dates_and_times_read_once():
-    ref = datetime(2026, 3, 11, 10)  # Wednesday
-    assert [d for _, d in find_dates("next Fri", ref)] == [date(2026, 3, 20)]
-    assert [d for _, d in find_dates("Tuesday the 22nd?", datetime(2026, 9, 12, 10))] == [date(2026, 9, 22)]
-    assert [d for _, d in find_dates("on the 14th", ref)] == [date(2026, 3, 14)]
-    assert [d for _, d in find_dates("Blue Bottle on 5th, the 13th", ref)] == [date(2026, 3, 13)]  # a street
-    assert [d for _, d in find_dates("the 11th of April", ref)] == [date(2026, 4, 11)]
-    assert [d for _, d in find_dates("lunch in 3 days? or in two weeks", ref)] == [date(2026, 3, 14),
-                                                                                  date(2026, 3, 25)]
-    assert [(s, e) for _, s, e in find_times("tmrw 7ish")] == [((19, 0), None)]
-    assert [(s, e) for _, s, e in find_times("17:00 works")] == [((17, 0), None)]
-    assert [(s, e) for _, s, e in find_times("from 7pm until 9:30pm")] == [((19, 0), (21, 30))]
-    assert [(s, e) for _, s, e in find_times("from 07:00 to 09:15")] == [((7, 0), (9, 15))]
-    assert [(s.best, s.role) for s in time_spans("7-9pm")] == [((19, 0), "start"), ((21, 0), "end")]
-    (span,) = date_spans("next Friday", ref)
-    assert span.best == date(2026, 3, 20) and span.days == {date(2026, 3, 20), date(2026, 3, 13)}
+# -- participants ---------------------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="rules gap: a group insert's participants")
+def test_decliners_and_silent_members_are_left_out_of_a_group_plan():
+    members = (USER, "Bob Ray", "Cy Hunt", "Di Moss")
+    ops = _act([("09:00", "Bob Ray", "bowling sat 3pm at Lucky Strike?"), ("09:05", "Cy Hunt", "can't, working"),
+                ("09:10", USER, "I'm in")], members=members, kind="group", timetable=())
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-14T15:00", "end": None, "location": "Lucky Strike",
+                                              "participants": [USER, "Bob Ray"], "description": "Bowling"}}]
 
 
-@settings(max_examples=60, deadline=None)
-@given(ref=st.datetimes(min_value=datetime(2024, 1, 1), max_value=datetime(2030, 12, 31)),
-       ahead=st.integers(min_value=0, max_value=30), formal=st.booleans())
-def test_every_date_the_generator_writes_reads_back_exactly(ref, ahead, formal):
-    day = ref.date() + timedelta(days=ahead)
-    for phrase in date_phrases(day, ref, formal):
-        found = find_dates(phrase, ref)
-        assert found and found[0][1] == day, phrase
+@pytest.mark.xfail(strict=True, reason="rules gap: a drop-out named by the event's place")
+def test_someone_else_dropping_out_leaves_the_participants():
+    ops = _act([("09:00", "Cy Hunt", "so sorry, can't make it to padella sat")], members=(USER, "Bob Ray", "Cy Hunt"),
+               kind="group", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+
+
+# -- cancellations --------------------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="rules gap: a drop-out naming the day")
+def test_the_user_dropping_out_deletes():
+    assert _act([("09:00", USER, "sorry, can't make it thursday after all")]) == [{"op": "delete", "id": "e1"}]
+
+
+def test_a_cancellation_deletes_but_next_time_after_someone_elses_plan_does_not():
+    assert _act([("09:00", "Bob Ray", "I have to cancel dinner, something came up")]) == [
+        {"op": "delete", "id": "e1"}]
+    assert _act([("09:00", "Bob Ray", "we're doing the lake on saturday, wanna come?"),
+                 ("09:05", USER, "can't this weekend"), ("09:06", "Bob Ray", "next time!")], timetable=()) == []
+
+
+# -- booking services ------------------------------------------------------------------------------
+def test_a_booking_is_inserted_when_the_service_confirms_it_and_the_service_is_no_participant():
+    members = (USER, "Booking Assistant")
+    asked = [("09:00", USER, "Hi, I'd like a table for 4 at Luca on Friday at 7:30pm")]
+    assert _act(asked, members=members, name="Booking Assistant", timetable=()) == []  # not confirmed yet
+    done = [*asked, ("09:01", "Booking Assistant", "Your table for 4 at Luca on Friday 13 March at 7:30pm is "
+                                                   "confirmed. Reference: LX4Q2.")]
+    assert _act(done, members=members, name="Booking Assistant", timetable=()) == [
+        {"op": "insert", "event": {"start": "2026-03-13T19:30", "end": None, "location": "Luca",
+                                   "participants": [USER], "description": "Table"}}]
+
+
+def test_a_failed_booking_inserts_nothing():
+    members = (USER, "Booking Assistant")
+    new = [("09:00", USER, "table for two at Hawksmoor tonight at 8?"),
+           ("09:01", "Booking Assistant", "Sorry, Hawksmoor is fully booked tonight."), ("09:02", USER, "ok thanks")]
+    assert _act(new, members=members, name="Booking Assistant", timetable=()) == []
+
+
+# -- state across steps ---------------------------------------------------------------------------
+def test_the_chat_state_is_kept_across_steps_and_the_context_is_not_read_again():
+    agent = RulesAgent()
+    first = [("09:00", "Bob Ray", "drinks fri 8?")]
+    assert _act(first, timetable=(), agent=agent) == []
+    ops = _act([("10:00", USER, "yes!")], context=first, timetable=(), agent=agent, t=2)
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-13T20:00", "end": None, "location": None,
+                                              "participants": [USER, "Bob Ray"], "description": "Drinks"}}]
+    assert agent.replays == 0
+
+
+# -- the cue file ---------------------------------------------------------------------------------
+def test_the_cue_file_rejects_unknown_keys():
+    text = (ROOT / "src/proevent/agents/rules/data/cues.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    load_cue_file(text)
+    data["location_prefixes"] = ["at"]
+    with pytest.raises(ValidationError, match="location_prefixes"):
+        load_cue_file(json.dumps(data))
+
+
+def _generator_entries() -> set[str]:
+    out: set[str] = set()
+
+    def walk(x: object) -> None:
+        if isinstance(x, str):
+            out.add(x.strip().lower().replace("’", "'"))
+        elif isinstance(x, list):
+            for i in x:
+                walk(i)
+        elif isinstance(x, dict):
+            for i in x.values():
+                walk(i)
+
+    for f in glob.glob(str(ROOT / "src/proevent/generate/data/*.json")):
+        walk(json.loads(Path(f).read_text(encoding="utf-8")))
+    for f in glob.glob(str(ROOT / "src/proevent/generate/realize/*.py")):  # string literals of the realisers
+        for lit in re.findall(r"\"([^\"\n]{1,80})\"|'([^'\n]{1,80})'", Path(f).read_text(encoding="utf-8")):
+            out.add((lit[0] or lit[1]).strip().lower())
+    return out
+
+
+def test_few_cue_phrases_are_entries_of_the_generators_data():
+    """A cue that is one of the generator's own phrase entries (a realisation the generator emits
+    whole) is a sign of reverse-engineering; general English words inside them are not counted."""
+    cues = json.loads((ROOT / "src/proevent/agents/rules/data/cues.json").read_text(encoding="utf-8"))
+    phrases = [w.lower() for k, v in cues.items() if isinstance(v, list) for w in v]
+    entries = _generator_entries()
+    shared = [p for p in phrases if p in entries]
+    assert len(shared) / len(phrases) < 0.30, sorted(shared)

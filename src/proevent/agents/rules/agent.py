@@ -1,76 +1,158 @@
-"""The ``rules`` baseline: an honest offline extractor (no model, no gold, no ``meta``).
+"""The ``rules`` agent: a reference baseline that reads chats with word lists and
+:mod:`proevent.timeexpr`, no model, no gold, no ``meta``.
 
-Each chat with news is read as a negotiation, message by message
-(:func:`proevent.agents.rules.reading.read_message`): a proposal or a change stays *open* until
-the other side agrees — the user, when someone else proposed; anyone else, when the user did —
-and a rejection closes it. Cancellations delete the chat's event at once; the user dropping out
-deletes it too (first person: the timetable holds only what the user attends), while someone else
-dropping out only leaves the participants. Details can be cleared ("place tbd" -> null) and
-linked to the timetable ("same place as last time", "right after my dentist appointment").
+Each chat keeps a negotiation state (:class:`ChatState`): the event it is about (``focus``) and the
+open proposal (``Draft``: a new event, or a change of an event of the timetable). Messages are read
+into typed moves (:mod:`reading`) and played on that state: a proposal stays open until the side
+that must agree says yes (the user, when someone else proposed; anyone else, when the user did); a
+booking service's confirmation settles a request, its failure drops it; cancellations and the user
+dropping out delete; someone else dropping out or joining changes the participants. A message is
+linked to an event of the timetable by the words of its description or place, its day, its time
+and the people of the chat, so a chat can move events of the initial timetable, settle several
+events, and relay news about an event of another chat.
 
-The earlier messages of the chat (the observation's context) are played first, to learn the
-open proposal and which timetable event is the chat's own; the new messages then give the
-operations: an insert for a newly agreed event, updates for settled changes, a delete.
+The state is kept across steps (per case, mode, repeat and chat): a step reads only its new
+messages; the context is replayed only when the kept state does not end where the context does.
 """
 
 from __future__ import annotations
 
+import copy
 import re
-from dataclasses import dataclass, field, replace
-from datetime import date
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any
 
-from proevent.agents.protocol import DEFAULT_CONTEXT_MESSAGES, Action, ChatUpdate, Observation
-from proevent.agents.rules.cues import Cues, load_cues
-from proevent.agents.rules.places import place_after_preposition as _place  # noqa: F401  (tests)
-from proevent.agents.rules.reading import Move, read_message
-from proevent.model import Event, Message, parse_time
-from proevent.timeexpr import find_dates
+from proevent.agents.protocol import Action, ChatUpdate, Observation
+from proevent.agents.rules.cues import Cues, fold, load_cues
+from proevent.agents.rules.moves import (
+    CLEARED,
+    Acceptance,
+    Booked,
+    BookingFailed,
+    Cancellation,
+    Dropout,
+    Hedge,
+    Join,
+    Move,
+    Proposal,
+    Rejection,
+    Request,
+    Values,
+)
+from proevent.agents.rules.reading import Context, Features, activity_of, features, in_reason, read_message
+from proevent.model import Chat, Event, Message, parse_time
+from proevent.timeexpr import usual_hours
 
 _SCORED = ("start", "end", "location")
+_KEEP_STATES = 4096
+_RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
+_RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
+_GENERIC = {"with", "the", "and", "for", "at", "our", "my", "night", "day", "time", "team", "group"}
 
 
 @dataclass
-class Plan:
-    """The chat's event as the agent believes it stands."""
+class Slot:
+    """An event of the working timetable (a copy the step's moves change)."""
 
+    id: str
     start: str | None
     end: str | None
     location: str | None
     participants: list[str]
     description: str
+    new: bool = False
+    deleted: bool = False
 
 
 @dataclass
-class Pending:
+class Draft:
+    """An open proposal: ``key`` is the event it changes, ``None`` for a new event."""
+
+    key: str | None
+    values: Values
     by: str
-    changes: dict[str, Any]
+    backers: list[str] = field(default_factory=list)
+    activity: str | None = None
 
 
 @dataclass
 class ChatState:
-    plan: Plan | None = None
-    pending: Pending | None = None
-    deleted: bool = False
-    log: list[str] = field(default_factory=list)
+    focus: str | None = None
+    focus_start: str | None = None
+    """The start of the focus event when it was inserted this step (its id is known next step)."""
+    open: Draft | None = None
+    declined: set[str] = field(default_factory=set)
+    join_asked: str | None = None
+    where_asked: bool = False
+    cancel_asked: str | None = None
+    """The user asked a service to cancel this event: deleted when the service confirms."""
+    service: bool | None = None
+    last: tuple[str, str, str] | None = None
 
 
-def _apply(plan: Plan, changes: dict[str, Any]) -> Plan:
-    out = replace(plan, participants=list(plan.participants))
-    if "start" in changes:
-        keep = changes.get("keep_end") and changes.get("end") is None and out.end is not None and (
-            changes["start"] is not None and len(changes["start"]) == 16 and changes["start"] < out.end)
-        out.start, out.end = changes["start"], out.end if keep else changes.get("end")
-    elif "end" in changes:
-        out.end = changes["end"]
-    if "location" in changes:
-        out.location = changes["location"]
-    for person in changes.get("add_people", []):
-        if person not in out.participants:
-            out.participants.append(person)
-    if changes.get("remove") in out.participants:
-        out.participants.remove(changes["remove"])
-    return out
+class Work:
+    """The step's working timetable: the observation's events plus inserts, with deletes marked."""
+
+    def __init__(self, events: list[Event]) -> None:
+        self.slots: dict[str, Slot] = {
+            e.id: Slot(e.id, e.start, e.end, e.location, list(e.participants), e.description or "") for e in events}
+        self.original = {e.id: e for e in events}
+        self.count = 0
+
+    def live(self) -> list[Slot]:
+        return [s for s in self.slots.values() if not s.deleted]
+
+    def insert(self, slot: Slot) -> Slot:
+        self.count += 1
+        slot.id, slot.new = f"new{self.count}", True
+        self.slots[slot.id] = slot
+        return slot
+
+    def ops(self) -> list[dict[str, Any]]:
+        ops: list[dict[str, Any]] = []
+        for s in self.slots.values():
+            if s.new:
+                if not s.deleted and s.start is not None:
+                    event = {"start": s.start, "end": s.end, "location": s.location,
+                             "participants": s.participants, "description": s.description}
+                    ops.append({"op": "insert", "event": event})
+                continue
+            ev = self.original[s.id]
+            if s.deleted:
+                ops.append({"op": "delete", "id": s.id})
+                continue
+            for attr in _SCORED:
+                if getattr(s, attr) != getattr(ev, attr):
+                    ops.append({"op": "update", "id": s.id, "attribute": attr, "value": getattr(s, attr)})
+            if set(s.participants) != set(ev.participants):
+                ops.append({"op": "update", "id": s.id, "attribute": "participants", "value": s.participants})
+        return ops
+
+
+def _key(m: Message) -> tuple[str, str, str]:
+    return (m.time, m.sender, m.text)
+
+
+def _day(value: str | None) -> date | None:
+    return date.fromisoformat(value[:10]) if value else None
+
+
+def _clock(value: str | None) -> tuple[int, int] | None:
+    return (int(value[11:13]), int(value[14:16])) if value and len(value) == 16 else None
+
+
+def _at(d: date, c: tuple[int, int]) -> str:
+    return f"{d.isoformat()}T{c[0]:02d}:{c[1]:02d}"
+
+
+def _plus(start: str, minutes: int) -> str:
+    return (parse_time(start) + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M")
+
+
+def _words(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z][a-z']{3,}", fold(text)) if w not in _GENERIC}
 
 
 class RulesAgent:
@@ -78,163 +160,343 @@ class RulesAgent:
 
     def __init__(self, **_options: Any) -> None:
         self.cues: Cues = load_cues()
+        self._states: OrderedDict[tuple[str, str, int, str], ChatState] = OrderedDict()
+        self.replays = 0
+        """How many times a chat's context had to be read again (the kept state did not fit)."""
 
     def describe(self) -> dict[str, Any]:
-        return {"strategy": "rules", "cues_version": self.cues.version}
+        return {"strategy": "rules", "role": "reference baseline", "cues_version": self.cues.version}
 
     async def act(self, obs: Observation) -> Action:
-        ops: list[dict[str, Any]] = []
-        touched: set[str] = set()
+        work = Work(list(obs.timetable))
         for upd in obs.chats:
-            for op in self._chat_ops(obs, upd, touched):
-                if op.get("id") is not None:
-                    touched.add(op["id"])
-                ops.append(op)
-        return Action(ops=ops)
+            key = (obs.case_id, obs.mode, obs.repeat, upd.chat.chat_id)
+            state = self._resume(key, obs, upd)
+            for msg in upd.new:
+                self._play(state, msg, upd.chat, obs, work)
+            state.last = _key(upd.new[-1]) if upd.new else state.last
+            self._states[key] = copy.deepcopy(state)
+            self._states.move_to_end(key)
+            while len(self._states) > _KEEP_STATES:
+                self._states.popitem(last=False)
+        return Action(ops=work.ops())
 
-    # -- one chat --------------------------------------------------------------------------------
-    def _play(self, state: ChatState, msgs: list[Message], obs: Observation, upd: ChatUpdate) -> None:
-        members = list(upd.chat.members)
-        for m in msgs:
-            if m.sender not in members:
-                members.append(m.sender)
-        events = list(obs.timetable)
-        for msg in msgs:
-            day = _day_of(state.plan.start if state.plan else None) or _day_of(
-                state.pending.changes.get("start") if state.pending else None)
-            move = read_message(msg, self.cues, user=obs.user, members=members, timetable=events,
-                                plan_day=day, has_plan=state.plan is not None or state.pending is not None,
-                                now=obs.now)
-            self._step(state, move, obs.user, upd, members)
+    # -- state across steps ----------------------------------------------------------------------
+    def _resume(self, key: tuple[str, str, int, str], obs: Observation, upd: ChatUpdate) -> ChatState:
+        kept = self._states.get(key)
+        end = _key(upd.context[-1]) if upd.context else None
+        if kept is not None and kept.last == end:
+            state = copy.deepcopy(kept)
+        else:
+            self.replays += bool(upd.context)
+            state = ChatState()
+            scratch = Work(list(obs.timetable))
+            for msg in upd.context:
+                self._play(state, msg, upd.chat, obs, scratch)
+        if state.focus is not None and (state.focus not in {e.id for e in obs.timetable}):
+            match = [e for e in obs.timetable if state.focus_start and e.start == state.focus_start]
+            state.focus = match[-1].id if match else None
+        state.focus_start = None
+        if state.open is not None and state.open.key is not None and state.open.key not in {
+                e.id for e in obs.timetable}:
+            state.open = None
+        return state
 
-    def _step(self, state: ChatState, move: Move, user: str, upd: ChatUpdate, members: list[str]) -> None:
-        kind, sender = move.kind, move.sender
-        if kind == "cancel":
-            if state.plan is not None and (not move.changes.get("abandon") or state.pending is None):
-                state.plan, state.deleted = None, True  # "guess it's not happening": off
-            state.pending = None
-        elif kind == "dropout":
-            if state.plan is not None:
-                if sender == user or upd.chat.type == "direct":
-                    state.plan, state.deleted = None, True
-                elif sender in state.plan.participants:
-                    state.plan = _apply(state.plan, {"remove": sender})
-            if sender == user:
-                state.pending = None
-        elif kind == "remove":
-            if state.plan is not None:
-                state.plan = _apply(state.plan, move.changes)
-        elif kind in ("propose", "modify"):
-            changes = move.changes
-            if state.plan is None and state.pending is not None:
-                changes = {**state.pending.changes, **changes}  # a counter to an open proposal
-            state.pending = Pending(sender, changes)
-        elif kind == "accept" and state.pending is not None:
-            by = state.pending.by
-            if sender != by and (by == user or sender == user):
-                changes = state.pending.changes
-                people = list(members)
-                if upd.chat.type == "direct" and changes.get("with"):
-                    people = [user, changes["with"]]  # booked through the contact, with someone else
-                base = state.plan or Plan(None, None, None, people, _description(upd, self.cues))
-                echoed = move.changes.get("echo_location")
-                old = changes.get("location")
-                if echoed and old is not None and echoed.lower() not in old.lower():
-                    changes = {**changes, "location": echoed}  # the answer repeats the place: trust it
-                said = move.changes.get("echo_start")
-                old_start = changes.get("start")
-                if said and old_start and len(old_start) == 16 and old_start[:10] == said[:10] and said != old_start:
-                    changes = {**changes, "start": said}  # ... or the time ("9pm then")
-                    if move.changes.get("echo_end"):
-                        changes["end"] = move.changes["echo_end"]
-                state.plan = _apply(base, changes)
-                state.pending = None
-        elif kind == "reject" and state.pending is not None:
-            by = state.pending.by
-            if sender != by and (by == user or sender == user):  # the side that had to agree said no
-                state.pending = None
+    # -- one message -----------------------------------------------------------------------------
+    def _is_service(self, state: ChatState, chat: Chat, user: str, f: Features, sender: str) -> bool:
+        if state.service is None:
+            name = fold(" ".join([chat.name, *[m for m in chat.members if m != user]]))
+            state.service = chat.type == "direct" and self.cues.has("service_names", name)
+        if not state.service and chat.type == "direct" and sender != user and "confirmed" in f.hits and (
+                re.search(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)", f.folded)):
+            state.service = True
+        return state.service
 
-    def _chat_ops(self, obs: Observation, upd: ChatUpdate, touched: set[str]) -> list[dict[str, Any]]:
-        state = ChatState()
-        self._play(state, upd.context, obs, upd)
-        target = self._target(obs, upd, state.plan, touched)
-        state.plan = _plan_of(target) if target is not None else None
-        state.deleted = False
-        self._play(state, upd.new, obs, upd)
-        if target is not None:
-            if state.plan is None:
-                return [{"op": "delete", "id": target.id}] if state.deleted else []
-            ops: list[dict[str, Any]] = []
-            for attr in _SCORED:
-                value = getattr(state.plan, attr)
-                if value != getattr(target, attr):
-                    ops.append({"op": "update", "id": target.id, "attribute": attr, "value": value})
-            if set(state.plan.participants) != set(target.participants):
-                ops.append({"op": "update", "id": target.id, "attribute": "participants",
-                            "value": state.plan.participants})
-            return ops
-        if state.plan is not None and obs.user in state.plan.participants and state.plan.start is not None:
-            p = state.plan
-            return [{"op": "insert", "event": {"start": p.start, "end": p.end, "location": p.location,
-                                               "participants": p.participants, "description": p.description}}]
-        return []
+    def _play(self, state: ChatState, msg: Message, chat: Chat, obs: Observation, work: Work) -> None:
+        user, sender = obs.user, msg.sender
+        f = features(msg.text, parse_time(msg.time), self.cues)
+        service = self._is_service(state, chat, user, f, sender)
+        about, named = self._link(f, chat, user, work, state)
+        if about is not None:
+            state.focus = about
+        subject = work.slots.get(about or state.focus or "") if (about or state.focus) else None
+        if subject is not None and subject.deleted:
+            subject = None
+        anchor = state.open.values.clock if state.open and state.open.values.clock else _clock(
+            subject.start if subject else None)
+        desc = (subject.description if subject else "") or (state.open.activity if state.open else "") or ""
+        ctx = Context(user=user, sender=sender, members=tuple(chat.members), service=service, anchor=anchor,
+                      usual=usual_hours(fold(msg.text)) or (usual_hours(desc) if desc else None),
+                      discussing=state.open is not None or subject is not None,
+                      open_by=state.open.by if state.open else None,
+                      current_day=(state.open.values.day if state.open else None) or _day(
+                          subject.start if subject else None), place_asked=state.where_asked)
+        _, move = read_message(msg.text, parse_time(msg.time), ctx, self.cues)
+        move.about = about
+        if isinstance(move, Proposal):
+            move.named = named
+        if _RE_WHERE.search(f.folded):
+            state.where_asked = True
+        elif getattr(move, "values", None) is not None and move.values.place is not None:
+            state.where_asked = False
+        self._apply(state, move, chat, user, work, subject, service)
 
-    @staticmethod
-    def _target(obs: Observation, upd: ChatUpdate, plan: Plan | None, touched: set[str]) -> Event | None:
-        """The timetable event that is this chat's own: the one matching what the earlier messages
-        settled (same start or place, shared people); else a coming event shared with the chat that
-        the new messages name (words of its description, its day); else, when the chat's beginning
-        is out of view, the coming event sharing the most people with the chat."""
-        others = set(upd.chat.members) - {obs.user}
-        since = obs.window_start
-        text = " ".join(m.text.lower() for m in upd.new)
-        days = {d.isoformat() for m in upd.new for _, d in find_dates(m.text, parse_time(m.time))}
-        matched: tuple[tuple[Any, ...], Event] | None = None
-        named: tuple[tuple[Any, ...], Event] | None = None
-        crowd: tuple[tuple[Any, ...], Event] | None = None
-        for ev in obs.timetable:
-            if ev.id in touched:
+    def _other_side(self, draft: Draft, sender: str, user: str) -> bool:
+        return sender != draft.by and (draft.by == user or sender == user)
+
+    def _apply(self, state: ChatState, move: Move, chat: Chat, user: str, work: Work, subject: Slot | None,
+               service: bool) -> None:
+        sender = move.sender
+        if isinstance(move, Request) or (service and isinstance(move, Proposal)):
+            values = move.values
+            if isinstance(move, Request) and move.cancel:
+                state.cancel_asked = subject.id if subject is not None else None
+                return
+            if state.open is not None:
+                state.open.values = state.open.values.merged(values)
+            elif values.any() or isinstance(move, Request):
+                key = subject.id if subject is not None and (move.about or state.cancel_asked) else None
+                state.open = Draft(key, values, sender, [], getattr(move, "activity", None))
+            state.cancel_asked = None
+            return
+        if service and isinstance(move, Cancellation) and sender != user:
+            target = work.slots.get(state.cancel_asked or "") or subject
+            if target is not None:
+                target.deleted = True
+            state.open, state.cancel_asked = None, None
+            return
+        if isinstance(move, Booked):
+            draft = state.open or Draft(None, Values(), sender)
+            draft.values = draft.values.merged(move.values)
+            if service or draft.key is None and subject is None:
+                self._settle(state, draft, chat, user, work, service=True)
+            elif subject is not None:
+                self._settle(state, Draft(subject.id, move.values, sender), chat, user, work, service=False)
+            return
+        if isinstance(move, BookingFailed):
+            if service and state.open is not None:
+                state.open = None if not state.open.values.any() else state.open
+                state.open = None
+            return
+        if isinstance(move, Proposal):
+            self._proposal(state, move, chat, user, work, subject)
+            return
+        if isinstance(move, Acceptance):
+            draft = state.open
+            if service:
+                return
+            if draft is not None and move.about is not None and draft.key is not None and move.about != draft.key:
+                draft = None  # a yes about another event of the chat
+            if draft is not None:
+                if self._other_side(draft, sender, user):
+                    draft.values = draft.values.merged(move.values) if move.values.any() else draft.values
+                    if sender not in draft.backers:
+                        draft.backers.append(sender)
+                    self._settle(state, draft, chat, user, work, service=False)
+                elif sender not in draft.backers:
+                    draft.backers.append(sender)
+            elif state.join_asked and subject is not None and sender != state.join_asked:
+                if state.join_asked not in subject.participants:
+                    subject.participants.append(state.join_asked)
+                state.join_asked = None
+            return
+        if isinstance(move, Rejection):
+            draft = state.open
+            if draft is not None:
+                if sender in draft.backers:
+                    draft.backers.remove(sender)
+                state.declined.add(sender)
+                if self._other_side(draft, sender, user) and (chat.type == "direct" or sender == user):
+                    state.open = None
+            return
+        if isinstance(move, Hedge):
+            return
+        if isinstance(move, Cancellation):
+            if state.open is not None and (state.open.key is None or subject is None):
+                state.open = None
+            elif subject is not None and (sender == user or chat.type == "direct" or service or
+                                          sender in subject.participants):
+                subject.deleted = True
+                state.open = None
+            return
+        if isinstance(move, Dropout):
+            person = move.person or sender
+            if state.open is not None and state.open.key is None:
+                if person in state.open.backers:
+                    state.open.backers.remove(person)
+                state.declined.add(person)
+                if person == user:
+                    state.open = None
+                return
+            if subject is None:
+                return
+            if person == user:
+                subject.deleted = True
+            elif person in subject.participants:
+                subject.participants.remove(person)
+                if subject.participants == [user] and chat.type == "direct":
+                    subject.deleted = True
+            return
+        if isinstance(move, Join):
+            if state.open is not None and state.open.key is None:
+                if move.person not in state.open.backers:
+                    state.open.backers.append(move.person)
+                return
+            if subject is None or move.person in subject.participants or move.person == user:
+                return
+            if move.asks:
+                state.join_asked = move.person
+            elif move.person in chat.members:
+                subject.participants.append(move.person)
+
+    def _proposal(self, state: ChatState, move: Proposal, chat: Chat, user: str, work: Work,
+                  subject: Slot | None) -> None:
+        sender, values = move.sender, move.values
+        if state.join_asked and move.agrees and subject is not None:
+            if state.join_asked not in subject.participants:
+                subject.participants.append(state.join_asked)  # "of course, come at 12!"
+            state.join_asked = None
+            return
+        draft = state.open
+        if draft is not None and (move.about is None or move.about == draft.key):
+            draft.values = draft.values.merged(values)
+            if move.agrees and self._other_side(draft, sender, user):
+                if sender not in draft.backers:
+                    draft.backers.append(sender)
+                self._settle(state, draft, chat, user, work, service=False)
+                return
+            if sender != draft.by and (sender == user or draft.by == user):
+                draft.by = sender  # a counter-proposal: now the other side must agree
+            if sender not in draft.backers:
+                draft.backers.append(sender)
+            return
+        new_activity = move.activity is not None and subject is not None and move.activity[:4] not in fold(
+            subject.description) and not move.named
+        fits = move.change or move.named or (values.day is None and _same_kind(values, subject)) if subject else False
+        if subject is not None and not new_activity and fits:
+            changed = _differs(values, subject)
+            if not changed:
+                return  # "yep 8:30": what the timetable holds already
+            draft = Draft(subject.id, values, sender, [sender])
+            if move.fact and (move.named or _RE_IT.search(fold(move.text))):
+                self._settle(state, draft, chat, user, work, service=False)
+                return
+            state.open = draft
+            return
+        if values.day is None and values.clock is None:
+            return  # a place alone, with nothing to attach it to
+        state.open = Draft(None, values, sender, [sender], move.activity)
+
+    def _settle(self, state: ChatState, draft: Draft, chat: Chat, user: str, work: Work, *, service: bool) -> None:
+        v = draft.values
+        state.open = None
+        if draft.key is not None and draft.key in work.slots:
+            slot = work.slots[draft.key]
+            _apply_values(slot, v)
+            state.focus = slot.id
+            return
+        if service:
+            same_day = [s for s in work.live() if v.day is not None and _day(s.start) == v.day and (
+                _clock(s.start) is None or _clock(s.start) == v.clock) and user in s.participants]
+            if same_day:
+                _apply_values(same_day[0], v)
+                state.focus = same_day[0].id
+                return
+        if v.day is None:
+            return
+        start = v.day.isoformat() if v.clock is None else _at(v.day, v.clock)
+        if service:
+            people = [user]
+        elif chat.type == "direct":
+            people = list(chat.members)
+        else:
+            backers = set(draft.backers) - state.declined
+            people = [m for m in chat.members if m == user or m in backers]
+        slot = Slot("", start, None, None if v.place in (None, CLEARED) else v.place, people,
+                    (draft.activity or chat.name).capitalize() if draft.activity else chat.name)
+        if v.clock is None and v.end_day is not None:
+            slot.end = v.end_day.isoformat()
+        if v.clock is not None and v.end is not None:
+            slot.end = _at(v.day, v.end)
+        elif v.clock is not None and v.minutes:
+            slot.end = _plus(start, v.minutes)
+        work.insert(slot)
+        state.focus, state.focus_start = slot.id, slot.start
+
+    def _link(self, f: Features, chat: Chat, user: str, work: Work, state: ChatState) -> tuple[str | None, bool]:
+        """The event of the working timetable the message names: by the words of its description or
+        place, its day, its time; the chat's people and the chat's own focus break ties."""
+        others = set(chat.members) - {user}
+        words = _words(f.text)
+        days = {d.best for d in f.reading.days if not in_reason(f, d.start)}
+        times = {t for c in f.reading.clocks if not in_reason(f, c.start) for t in c.times}
+        today = f.reading.ref.date()
+        best: tuple[float, str, bool] | None = None
+        for s in work.live():
+            d = _day(s.start)
+            if d is not None and d < today:
                 continue
-            last = ev.end or ev.start
-            if last is not None and last < since[: len(last)]:
-                continue  # past events are history: plans in the chat are about coming ones
-            overlap = len(set(ev.participants) & others)
-            if plan is not None:
-                same = (ev.start == plan.start) * 2 + (ev.location == plan.location) * 2 + (
-                    set(ev.participants) == set(plan.participants)) + (
-                    _day_of(ev.start) is not None and _day_of(ev.start) == _day_of(plan.start))
-                if same >= (2 if overlap else 4) and (matched is None or (same, overlap) > matched[0]):
-                    matched = ((same, overlap), ev)
-            if overlap == 0:
+            overlap = bool(others & set(s.participants))
+            hit = 3 * min(2, len(words & (_words(s.description) | _words(s.location or ""))))
+            when = 2 * (d in days) + (_clock(s.start) in times)
+            score = hit + when + overlap + (s.id == state.focus)
+            if not (hit or (overlap and when)):
                 continue
-            words = [w for w in re.findall(r"[a-z]{4,}", (ev.description or "").lower())]
-            hits = sum(1 for w in words if re.search(rf"\b{re.escape(w)}", text)) + 2 * ((ev.start or "")[:10] in days)
-            if hits and (named is None or (hits, overlap) > named[0]):
-                named = ((hits, overlap), ev)
-            key = (overlap, -abs(len(ev.participants) - len(upd.chat.members)))
-            if crowd is None or key > crowd[0]:
-                crowd = (key, ev)
-        for found in (matched, named, crowd if _context_cut(upd) else None):
-            if found is not None:
-                return found[1]
-        return None
+            if best is None or score > best[0]:
+                best = (score, s.id, bool(hit))
+        if best is not None:
+            return best[1], best[2]
+        if state.focus in work.slots and not work.slots[state.focus].deleted:
+            return None, False
+        shared = [s for s in work.live() if others & set(s.participants) and (
+            _day(s.start) is None or _day(s.start) >= today)]
+        if len(shared) == 1:
+            state.focus = shared[0].id
+        return None, False
 
 
-def _context_cut(upd: ChatUpdate) -> bool:
-    """Is the chat's beginning out of view (the context holds only the last K messages)? The
-    observation does not say K; a context of the default size is taken as cut."""
-    return len(upd.context) >= DEFAULT_CONTEXT_MESSAGES
+def _same_kind(values: Values, slot: Slot) -> bool:
+    """Values that fit the event under discussion (no day, or its day): a change rather than a new plan."""
+    return values.day is None or _day(slot.start) == values.day
 
 
-def _plan_of(ev: Event) -> Plan:
-    return Plan(ev.start, ev.end, ev.location, list(ev.participants), ev.description or "")
+def _differs(values: Values, slot: Slot) -> bool:
+    probe = copy.copy(slot)
+    probe.participants = list(slot.participants)
+    _apply_values(probe, values)
+    return (probe.start, probe.end, probe.location) != (slot.start, slot.end, slot.location)
 
 
-def _day_of(value: str | None) -> date | None:
-    return date.fromisoformat(value[:10]) if value else None
+def _apply_values(slot: Slot, v: Values) -> None:
+    old_start, old_end = slot.start, slot.end
+    day = v.day or _day(old_start)
+    if day is not None and (v.day is not None or v.clock is not None):
+        if v.clock is not None:
+            start = _at(day, v.clock)
+        elif v.date_only or _clock(old_start) is None:
+            start = day.isoformat()
+        else:
+            start = _at(day, _clock(old_start))  # another day, the same time
+        if start != old_start:
+            slot.start = start
+            if v.start_only and old_end and old_end > start:
+                pass  # "start at 8 instead": the end stays
+            elif old_end and len(old_start or "") == 16 and len(start) == 16 and v.end is None and not v.minutes:
+                slot.end = _plus(start, int((parse_time(old_end) - parse_time(old_start)).total_seconds() // 60))
+            elif len(start) == 10:
+                slot.end = None
+    if v.end is not None and slot.start and len(slot.start) == 16:
+        slot.end = _at(_day(slot.start), v.end)
+    elif v.minutes and slot.start and len(slot.start) == 16:
+        slot.end = _plus(slot.start, v.minutes)
+    if v.place is not None and not (slot.location and v.place != CLEARED and _same_place(v.place, slot.location)):
+        slot.location = None if v.place == CLEARED else v.place
 
 
-def _description(upd: ChatUpdate, cues: Cues) -> str:
-    text = " ".join(m.text.lower() for m in (*upd.context, *upd.new))
-    activity = next((a for a in cues.activities if re.search(rf"\b{re.escape(a)}\b", text)), None)
-    return activity.capitalize() if activity else upd.chat.name
+def _same_place(said: str, held: str) -> bool:
+    """ "einstein" for "Café Einstein": a short mention of the place the event already has."""
+    a, b = set(re.findall(r"\w+", fold(said))) - {"the"}, set(re.findall(r"\w+", fold(held))) - {"the"}
+    return bool(a) and (a <= b or b <= a)
+
+
+__all__ = ["ChatState", "Draft", "RulesAgent", "Work", "activity_of"]

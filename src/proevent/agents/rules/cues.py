@@ -1,4 +1,9 @@
-"""Cue phrases (package data ``data/cues.json``) and the step detector ``gated`` uses."""
+"""The word lists of the ``rules`` agent (package data ``data/cues.json``) and the step detector ``gated`` uses.
+
+Every list is a field of :class:`CueFile` (``extra="forbid"``: a key nobody reads is an error, not
+a silently dead list). The lists are general English, each named for what its words do in a chat
+(agreeing, declining, hedging, asking, changing, cancelling, ...); :mod:`reading` combines them.
+"""
 
 from __future__ import annotations
 
@@ -8,122 +13,115 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from proevent.agents.protocol import Observation
 from proevent.model import parse_time
-from proevent.timeexpr import find_dates, find_times
+from proevent.timeexpr import read
 
 PHRASE_KINDS = (
-    "proposal", "agreement", "reject", "defer", "change", "cancel", "cancel_implicit", "abandon", "dropout",
-    "remove_person", "add_person", "drop_time", "drop_place", "link_time", "link_place", "link_people", "hedge",
-    "undecided", "narration", "neutral",
+    "agree", "decline", "hedge", "ask", "change", "cancel", "dropout", "join", "remind", "late", "confirmed",
+    "failed", "request", "others", "reason", "self", "service_names", "video_calls",
 )
-"""The cue lists matched as phrases (each a list of words or phrases in ``cues.json``)."""
+"""The lists matched as phrases (a word or a few words, on word boundaries)."""
 
 
 class CueFile(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    """The schema of ``cues.json``: every key is read, none may be added unnoticed."""
+
+    model_config = ConfigDict(extra="forbid")
+    comment: str = Field(alias="_comment")
     version: int
-    proposal: list[str]
-    agreement: list[str]
-    reject: list[str]
-    defer: list[str]
+    agree: list[str]
+    decline: list[str]
+    hedge: list[str]
+    ask: list[str]
     change: list[str]
     cancel: list[str]
-    cancel_implicit: list[str]
-    abandon: list[str]
     dropout: list[str]
-    remove_person: list[str]
-    add_person: list[str]
-    drop_time: list[str]
-    drop_place: list[str]
-    link_time: list[str]
-    link_place: list[str]
-    link_people: list[str]
-    hedge: list[str]
-    undecided: list[str]
-    narration: list[str]
-    neutral: list[str]
-    location_stops: list[str]
+    join: list[str]
+    remind: list[str]
+    late: list[str]
+    confirmed: list[str]
+    failed: list[str]
+    request: list[str]
+    others: list[str]
+    reason: list[str]
+    self_: list[str] = Field(alias="self")
+    service_names: list[str]
+    video_calls: list[str]
+    place_stops: list[str]
+    not_places: list[str]
     activities: list[str]
-    strong_place_patterns: list[str]
-    place_patterns: list[str]
-    echo_patterns: list[str]
-    place_trailers: list[str]
-    place_leaders: list[str]
-    place_openers: list[str]
-    person_patterns: list[str]
+
+    def words(self, kind: str) -> list[str]:
+        return list(getattr(self, "self_" if kind == "self" else kind))
+
+
+_RE_ELONGATED = re.compile(r"([a-z])\1{2,}", re.I)
+
+
+def fold(text: str) -> str:
+    """Lower case, curly apostrophes straight, elongations folded ("yesss" -> "yes", "noooo" -> "no")."""
+    return _RE_ELONGATED.sub(r"\1", text.lower().replace("’", "'"))
 
 
 def _pattern(words: list[str]) -> re.Pattern[str]:
-    alts = "|".join(re.escape(w).replace("'", "['’]") for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<![\w']){'(?:' + alts + ')'}(?![\w'])", re.I)
+    alts = "|".join(re.escape(fold(w)) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w']){'(?:' + alts + ')'}(?![\w'])")
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: loaded once, used as a cache key
 class Cues:
     version: int
     phrases: dict[str, re.Pattern[str]]
-    activities: list[str]
-    location_stops: frozenset[str]
-    strong_place_patterns: list[re.Pattern[str]]
-    place_patterns: list[re.Pattern[str]]
-    echo_patterns: list[re.Pattern[str]]
-    place_trailers: frozenset[str]
-    place_leaders: frozenset[str]
-    place_openers: frozenset[str]
-    person_patterns: list[re.Pattern[str]]
+    place_stops: frozenset[str]
+    not_places: frozenset[str]
+    activities: tuple[str, ...]
 
     def has(self, kind: str, text: str) -> bool:
-        return _has(self, kind, text)
+        """Does ``text`` (already :func:`fold`-ed) hold a phrase of ``kind``?"""
+        return self.phrases[kind].search(text) is not None
 
-    # the names the v2 agent used, kept for the step detector and old callers
-    @property
-    def proposal(self) -> re.Pattern[str]:
-        return self.phrases["proposal"]
-
-    @property
-    def change(self) -> re.Pattern[str]:
-        return self.phrases["change"]
-
-    @property
-    def cancel(self) -> re.Pattern[str]:
-        return self.phrases["cancel"]
+    def find(self, kind: str, text: str) -> list[re.Match[str]]:
+        return list(self.phrases[kind].finditer(text))
 
 
-@lru_cache(maxsize=262144)
-def _has(cues: Cues, kind: str, text: str) -> bool:
-    return cues.phrases[kind].search(text) is not None
+def load_cue_file(text: str) -> CueFile:
+    """Validate the text of a cue file (raises :class:`pydantic.ValidationError`)."""
+    return CueFile.model_validate(json.loads(text))
 
 
 @lru_cache(maxsize=1)
 def load_cues() -> Cues:
     text = resources.files("proevent.agents.rules").joinpath("data/cues.json").read_text(encoding="utf-8")
-    f = CueFile.model_validate(json.loads(text))
-    phrases = {kind: _pattern(getattr(f, kind)) for kind in PHRASE_KINDS}
-    return Cues(
-        f.version, phrases, f.activities, frozenset(f.location_stops),
-        [re.compile(p) for p in f.strong_place_patterns], [re.compile(p) for p in f.place_patterns],
-        [re.compile(p) for p in f.echo_patterns],
-        frozenset(f.place_trailers), frozenset(f.place_leaders), frozenset(f.place_openers),
-        [re.compile(p) for p in f.person_patterns],
-    )
+    f = load_cue_file(text)
+    phrases = {kind: _pattern(f.words(kind)) for kind in PHRASE_KINDS}
+    return Cues(f.version, phrases, frozenset(f.place_stops), frozenset(f.not_places), tuple(f.activities))
+
+
+_DETECT = ("change", "cancel", "dropout", "join", "confirmed", "failed", "request")
 
 
 def needs_attention(obs: Observation) -> bool:
-    """Does any new message of the step look like scheduling (a date, a time, or a cue phrase)?
+    """Does any new message of the step look like scheduling: a day or a clock time, or a word that
+    changes, cancels, joins, drops out, books or confirms?
 
     Deliberately generous: ``gated`` skips the model only where this says no, so a miss here is a
-    missed need, while a false alarm only costs one request.
+    missed need, while a false alarm only costs one request. Agreement alone counts too when the
+    chat's previous message asked something (a bare "ya" after "sat 11?" settles a plan).
     """
     cues = load_cues()
-    kinds = ("cancel", "cancel_implicit", "change", "proposal", "dropout", "remove_person", "add_person",
-             "drop_time", "drop_place", "link_time", "link_place", "link_people")
-    for msg in obs.new_messages:
-        text = msg.text
-        if any(cues.has(k, text) for k in kinds):
-            return True
-        if find_times(text) or find_dates(text, parse_time(msg.time)):
-            return True
+    for upd in obs.chats:
+        before = upd.context[-1].text if upd.context else ""
+        for msg in upd.new:
+            text = fold(msg.text)
+            r = read(msg.text, parse_time(msg.time))
+            if r.days or r.clocks or r.parts or r.ranges or r.relatives:
+                return True
+            if any(cues.has(k, text) for k in _DETECT):
+                return True
+            if cues.has("agree", text) and ("?" in before or cues.has("ask", fold(before))):
+                return True
+            before = msg.text
     return False

@@ -1,72 +1,133 @@
-"""Places written after "at", "in" or "@" ("at the small boardroom", "@ Cafe Nero, 3rd Ave")."""
+"""Places in a message: after "at", "@", "in the", "to", "over Zoom", in a short answer ("june's?",
+"X it is"), or named by a booking service ("your table at The Lord Nelson").
+
+The text given is already masked: its date and time phrases are blanked with ``\\0`` (see
+:func:`mask`), so a place never swallows "on friday" or "7pm". Names are kept as written, lower
+case included ("flat iron", "kofi's"): the gold conventions keep a place as the chat writes it.
+"""
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
-_NOT_PLACES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
-               "february", "march", "april", "may", "june", "july", "august", "september", "october",
-               "november", "december", "noon", "midday", "i", "the", "my", "our", "your", "least", "all",
-               "first", "last", "like", "around", "about"}
-_RE_PLACE = re.compile(r"(?=(\bat|\bin|@)\s+((?:the\s+)?[A-Za-z][^!?;:()\n]*))")
-_WORD = re.compile(r"[\w'’&-]+")
-_ABBREV = re.compile(r"^[A-Z][a-z]{0,2}\.$")  # St. Dr. Mt.
-_NOT_AFTER_THE = {"moment", "weekend", "latest", "end", "same", "time", "start", "beginning", "least", "most",
-                  "morning", "afternoon", "evening", "night", "day", "week", "month", "usual", "last", "next"}
+from proevent.agents.rules.cues import Cues
+from proevent.timeexpr import read
+
+_CALLS = {"zoom": "Zoom", "teams": "Teams", "google meet": "Google Meet", "meet": "Google Meet", "facetime": "FaceTime",
+          "skype": "Skype", "whatsapp": "WhatsApp", "webex": "Webex", "discord": "Discord", "hangouts": "Hangouts"}
+_RE_LEAD = re.compile(r"(?:(?<![\w'])(at|@|in|to|from|outside|near|by)\s+)(?=\S)", re.I)
+_RE_WORD = re.compile(r"[^\s,.!?;:()\0\"“”]+")
+_RE_CALL = re.compile(r"(?<![\w'])(?:over|on|via|by|a|on a|quick)\s+(zoom|teams|google meet|meet|facetime|skype|webex|"
+                      r"whatsapp|discord|hangouts)(?![\w'])", re.I)
 
 
-def place_after_preposition(text: str, stops: frozenset[str]) -> str | None:
-    """The place after "at"/"in"/"@".
+_RE_WEEKDAY_BEFORE = re.compile(r"(?i)\b(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)[a-z]*\.?,?\s+(?=\0)")
+_RE_LEAD_BEFORE = re.compile(r"(?i)\b(?:on|this|next|coming|from|till|until|by|around|about|at)\s+(?=\0)")
 
-    A run of words that starts with a capitalised word (a name), or with "the" after "at" ("at
-    the small boardroom"), and ends before a stop word or punctuation; one comma-separated detail
-    may follow ("SFO International, departures level", "Anytime Fitness, 3rd Ave"), and words
-    after the first may hold digits ("room 12"). "on <Name>" continues ("the Shell station on
-    Lombard").
-    """
-    for m in _RE_PLACE.finditer(text):
-        raw = m.group(2).split()
-        words: list[str] = []
-        commas = 0
-        for i, w in enumerate(raw):
-            if _ABBREV.match(w):
-                words.append(w)
-                continue
-            bare = w.strip("'’\"")
-            comma = bare.endswith(",")
-            last = bare.endswith(".")
-            bare = bare.rstrip(".,")
-            if not bare or not _WORD.fullmatch(bare) or (not words and bare[0].isdigit()):
-                break
-            low = bare.lower()
-            nxt = raw[i + 1] if i + 1 < len(raw) else ""
-            nxt2 = raw[i + 2] if i + 2 < len(raw) else ""
-            named = (nxt[:1].isupper() and nxt.lower().strip(",.") not in _NOT_PLACES) or (
-                nxt.lower() == "the" and nxt2[:1].isupper() and nxt2.lower().strip(",.") not in _NOT_PLACES)
-            continues = (low == "on" and (named or nxt[:1].isdigit())) or (low == "at" and named)
-            if words and low in stops and not continues:
-                break
-            words.append(bare)
-            if last:
-                break
-            if comma:
-                commas += 1
-                follow = raw[i + 1].strip(",.").lower() if i + 1 < len(raw) else ""
-                if commas > 1 or not follow or follow in stops or follow in _NOT_PLACES:
-                    break
-                words[-1] += ","
-        while words and (words[-1].rstrip(",").lower() in stops or words[-1].lower() == "the"):
-            words.pop()
-        if words:
-            words[-1] = words[-1].rstrip(",")
-        if not words or len(words) > 7:
+
+def mask(text: str, ref: datetime) -> str:
+    """``text`` with every date and time phrase :func:`proevent.timeexpr.read` finds blanked with
+    ``\\0`` (the same length, so offsets stay those of the text)."""
+    r = read(text, ref)
+    chars = list(text)
+    for group in (r.days, r.clocks, r.parts, r.durations, r.relatives, r.ranges):
+        for m in group:
+            for i in range(m.start, min(m.end, len(chars))):
+                chars[i] = "\0"
+    masked = "".join(chars)
+    blank = lambda m: "\0" * len(m.group(0))  # noqa: E731
+    masked = _RE_WEEKDAY_BEFORE.sub(blank, masked)  # "Friday 8 May": the weekday goes with the date
+    return _RE_LEAD_BEFORE.sub(blank, masked)
+
+
+def call_place(text: str) -> str | None:
+    """ "over zoom", "on teams" -> the service's name ("Zoom")."""
+    m = _RE_CALL.search(text)
+    return _CALLS[m.group(1).lower()] if m else None
+
+
+def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str | None:
+    """The noun phrase that begins at ``start``: words up to a stop word, punctuation or a time;
+    a capitalised run continues through "of"/"on"/"&" ("Museum of Science")."""
+    words: list[str] = []
+    pos = start
+    while len(words) < max_words:
+        m = _RE_WORD.match(masked, pos)
+        if not m:
+            break
+        word = m.group(0)
+        if re.fullmatch(r"[A-Z][a-z]{0,2}", word) and masked[m.end():m.end() + 2] == ". ":
+            word, m_end = word + ".", m.end() + 1  # St. Mary's, Dr. Patel
+        else:
+            m_end = m.end()
+        low = word.lower().strip("'")
+        joins = low in ("of", "on", "&", "de", "la", "el", "le", "du") and words and (
+            words[-1][:1].isupper() or low in ("de", "la", "el", "le", "du"))
+        if words and low in cues.place_stops and not joins and not (low in ("the",) and False):
+            break
+        if not words and (low in cues.place_stops - {"the", "la", "el", "le"} or low.isdigit()):
+            return None
+        if re.fullmatch(r"[\d:.]+(?:am|pm)?", low) and not words:
+            return None
+        words.append(word)
+        pos = m_end
+        if pos < len(masked) and masked[pos] != " ":
+            break
+        pos += 1
+    while words and (words[-1].lower() in cues.place_stops or words[-1].lower() in ("of", "&")):
+        words.pop()
+    if not words or all(w.lower() in ("the", "a", "an") for w in words):
+        return None
+    place = " ".join(words).strip("'\"")
+    low = place.lower()
+    if {low, low.removeprefix("the "), low.removeprefix("my ")} & cues.not_places:
+        return None
+    if re.fullmatch(r"(?:the |a |an )?(?:" + "|".join(map(re.escape, cues.activities)) + r")s?", low):
+        return None  # "at the match", "to the gym": an event, not where it is
+    if low.split()[0] in ("my", "your", "his", "her", "their") and len(low.split()) > 1 and low.split()[1] not in (
+            "place", "flat", "house", "office", "desk", "room"):
+        return None
+    return place
+
+
+def find_place(masked: str, cues: Cues) -> str | None:
+    """The first place after a locative preposition, or a video call."""
+    called = call_place(masked)
+    if called is not None:
+        return called
+    for m in _RE_LEAD.finditer(masked):
+        lead = m.group(1).lower()
+        nxt = masked[m.end():m.end() + 40]
+        if lead == "in" and not re.match(r"(?:the|room|studio|hall|building|lab)\b", nxt, re.I):
+            continue  # "in hamburg", "in a bit": only "in the lobby", "in room 210"
+        if lead in ("to", "from", "by", "near", "outside") and not (
+                nxt[:1].isupper() or re.match(r"\w+'s\b|mine\b|ours\b|the\b", nxt)):
             continue
-        first = words[0]
-        if first.lower() == "the" and len(words) > 1:
-            lowercase_ok = m.group(1) == "at" and words[1].lower() not in _NOT_AFTER_THE
-            first = words[1] if words[1][0].isupper() else ("" if not lowercase_ok else words[1])
-        if first and first[0].isupper() and first.lower().rstrip(".") in _NOT_PLACES:
+        if lead == "from" or lead == "by":
             continue
-        if first and (first[0].isupper() or words[0].lower() == "the"):
-            return " ".join(words)
+        place = phrase_at(masked, m.end(), cues)
+        if place is None:
+            continue
+        if place.lower() in ("mine", "ours"):
+            continue  # whose place: the reader resolves "mine" to a person's place elsewhere
+        return place
     return None
+
+
+def short_answer_place(masked: str, cues: Cues) -> str | None:
+    """A message that is only a name, asked or agreed: "june's?", "flat iron instead?", "X it is"."""
+    body = re.sub(r"(?i)\b(instead|it is|then|maybe|perhaps|again|please|pls|for a change)\b", " ", masked)
+    body = re.sub(r"(?i)^(?:how about|what about|or|maybe|let's do|lets do|let's go to|try)\s+", "", body.strip())
+    body = re.split(r"[?!.,;\n]|\s-\s", body.strip())[0].strip()
+    if not body or "\0" in body or len(body.split()) > 3:
+        return None
+    low = body.lower()
+    words = low.split()
+    if any(w in cues.place_stops - {"the"} for w in words) or low in cues.not_places:
+        return None
+    if any(cues.has(k, low) for k in ("agree", "decline", "hedge", "cancel", "late", "remind", "self", "others")):
+        return None
+    if not re.search(r"[a-z]", low) or any(ch.isdigit() for ch in low):
+        return None
+    return body

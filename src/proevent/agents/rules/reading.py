@@ -1,307 +1,379 @@
-"""Reading one chat message into a negotiation move (no model: cue phrases, dates, times, places).
+"""Reading one chat message into a typed move (:mod:`proevent.agents.rules.moves`), by an ordered
+rule table.
 
-A :class:`Move` says what a message does to the chat's plan: proposes a new event, proposes a
-change (a counter-proposal, a detail left open, a link to a timetable event, a person added),
-accepts, rejects or defers the open proposal, cancels the event, or announces someone dropping
-out. The agent (:mod:`proevent.agents.rules.agent`) plays the moves in order.
+A message is read once into :class:`Features` (its dates and times by :func:`proevent.timeexpr.read`,
+its words by the lists of ``cues.json``, its clauses); then the rules of :data:`RULES` are tried in
+order and the first that applies gives the move. The rules see a small :class:`Context` (who the
+user is, whether the chat is with a booking service, whether an event is being discussed and at
+what time), never the gold.
+
+Times: the event's time is told apart from the other times of a message by its clause ("can we go
+later? got a call till 8": the 8 is a reason, not the event's time), and a bare hour takes the
+half of the day of the event being discussed ("8:30?" for a 19:30 dinner: 20:30), else the usual
+hours of its activity.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import lru_cache
-from typing import Any
 
-from proevent.agents.rules.cues import Cues
-from proevent.model import Event, Message, parse_time
-from proevent.timeexpr import MONTHS, date_spans, find_dates, find_times, time_spans
+from proevent.agents.rules.cues import Cues, fold
+from proevent.agents.rules.moves import (
+    CLEARED,
+    Acceptance,
+    Booked,
+    BookingFailed,
+    Cancellation,
+    Clock,
+    Dropout,
+    Hedge,
+    Join,
+    Move,
+    Nothing,
+    Proposal,
+    Rejection,
+    Request,
+    Values,
+)
+from proevent.agents.rules.places import call_place, find_place, mask, short_answer_place
+from proevent.timeexpr import Reading, read
 
-_NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", *MONTHS,
-              "can", "could", "would", "may", "mind", "i", "i'd", "i'll", "just", "oh", "ok", "hey", "hi",
-              "the", "my", "our", "dr", "please", "guys", "heads", "sorry", "so", "btw", "also", "and", "let",
-              "let's", "sure", "great", "cool", "thanks", "thank", "hello", "good", "yes", "no", "regarding"}
+_RE_CLAUSE = re.compile(r"[,.;!?\n]+|\s(?:but|so|because|cause|cos|coz|since|and then|though|tho)\s|\s[-–—]\s", re.I)
+_RE_SOFT_CANCEL = re.compile(r"(?<![\w'])(?:next time|another time|some other time|rain ?check)(?![\w'])")
+_RE_NO_FOR_ME = re.compile(r"(?<![\w'])no\s+[\w' ]{2,30}\s+for\s+(?:me|us)(?![\w'])")
+_RE_CANT_ATTEND = re.compile(
+    r"(?<![\w'])(?:can't|cant|cannot|can not|won't|wont|couldn't|not able to|unable to)\s+"
+    r"(?:\w+\s+){0,2}?(?:make|come|go|do|join|attend|be there|get there)(?![\w'])")
+_RE_CLEAR_PLACE = re.compile(r"(?<![\w'])(?:place|venue|location|where)\s+"
+                             r"(?:tbc|tbd|tba|to be confirmed|undecided)"
+                             r"|(?:look|find|search)\w*\s+(?:for\s+)?(?:another|a new|a different)\s+"
+                             r"(?:place|spot|venue)")
+_RE_DONE = re.compile(r"(?<![\w'])(?:booked|i've booked|ive booked|i booked|got us|reserved|made an appointment)")
+_RE_SAME = re.compile(r"(?<![\w'])same\s+(?:time|place|spot)(?![\w'])")
+_RE_OPTIONS = re.compile(r"\0\s+or\s+\0|\0\s+or\s+\d")
+_RE_PLACE_MARK = re.compile(r"(?<![\w'])(?:instead|it is|how about|what about|or)(?![\w'])|^(?:maybe|try)\s")
+_RE_MISS = re.compile(r"(?<![\w'])(?:give|giving)\s+(?:\w+\s+){0,2}a\s+miss(?![\w'])")
+_RE_AT_PLACE_OF = re.compile(r"(?<![\w'])(?:at|to|come to)\s+(mine|my place|ours|our place)(?![\w'])", re.I)
 
 
-_RE_WITH = re.compile(r"\bwith ((?:Dr\.? |Prof\.? )?[A-Z][a-z'’-]+(?: [A-Z][\w'’-]+)?)")
+@dataclass(frozen=True)
+class Features:
+    """What a message holds, read once (cached on the text and send time)."""
+
+    text: str
+    folded: str
+    masked: str
+    reading: Reading
+    hits: frozenset[str]
+    question: bool
+    clauses: tuple[tuple[int, int, bool], ...]
+    """(start, end, is_reason): a clause that gives a reason or a decline holds other times."""
 
 
 @dataclass
-class Move:
-    """What one message does. ``changes`` maps attribute -> new value (``None`` clears it)."""
-
-    kind: str
-    """``propose``, ``modify``, ``accept``, ``reject``, ``defer``, ``cancel``, ``dropout``,
-    ``remove`` (someone else leaves: effective at once) or ``none``."""
+class Context:
+    user: str
     sender: str
-    changes: dict[str, Any] = field(default_factory=dict)
-    agrees: bool = False
-    """The message also agrees ("yes, and can we ...")."""
-
-
-def _fmt(d: date, hm: tuple[int, int] | None) -> str:
-    return d.isoformat() if hm is None else f"{d.isoformat()}T{hm[0]:02d}:{hm[1]:02d}"
-
-
-@lru_cache(maxsize=65536)
-def _masked(text: str, ref: datetime) -> str:
-    """The text with its date and time phrases blanked (so that places and names read cleanly)."""
-    chars = list(text)
-    dates = {pos for pos, _ in find_dates(text, ref)}
-    for span in [*(d for d in date_spans(text, ref) if d.start in dates), *time_spans(text)]:
-        for i in range(span.start, span.end):
-            chars[i] = "\0"
-    masked = re.sub(r"\b(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)[a-z]*\.?,? (?=\0)", "\0", "".join(chars),
-                    flags=re.I)  # "Monday the 13th": the weekday goes with the date
-    masked = re.sub(r"\b(?:this coming|coming|this|next|on) (?=\0)", "\0", masked, flags=re.I)
-    return re.sub(r"\0+", "\0", masked)
-
-
-def clean_place(raw: str, cues: Cues) -> str | None:
-    raw = re.split(r"\0| for (?!a change)| who's | - ", raw)[0]
-    for tail in sorted(cues.place_trailers, key=len, reverse=True):
-        if " " in tail and raw.lower().rstrip(" ?!.,").endswith(" " + tail):
-            raw = raw.rstrip(" ?!.,")[: -len(tail) - 1]
-    words = raw.strip(" \t'\"“”,;:-").split()
-    while words and (words[-1].lower().strip(",.!") in cues.location_stops
-                     or words[-1].lower().strip(",.!") in cues.place_trailers
-                     or not any(ch.isalnum() for ch in words[-1])):
-        words.pop()
-    while words and words[0].lower().strip(",!") in cues.place_leaders:
-        words.pop(0)
-    text = " ".join(words).strip(" ,.")
-    if not text or len(words) > 8 or words[0].lower().strip(",") in cues.place_openers:
-        return None  # "I'll figure out the time", "that time": not places
-    head = re.match(r"^(?:the |a |an |our |my )?((?:[\w-]+ ){0,2}?[\w-]+) at (.+)$", text)
-    if head and any(w in cues.activities for w in head.group(1).lower().split()):
-        text = head.group(2)  # "the airport run at SFO departures": the place after the activity
-    low = text.lower()
-    if low in cues.location_stops or low in _NOT_NAMES or low in ("it", "that", "this", "them", "something"):
-        return None
-    bare = re.sub(r"^(?:the|a|an|our|my|your|that|this) ", "", low)
-    if len(bare.split()) <= 2 and any(bare == a for a in cues.activities):
-        return None  # "the hike", "the tempo run": the activity, not a place
-    return text
+    members: tuple[str, ...]
+    service: bool = False
+    """The chat is with a booking service (a receptionist, an assistant, a booking system)."""
+    anchor: Clock | None = None
+    """The clock time of the event under discussion: a bare hour takes its half of the day."""
+    usual: tuple[int, int] | None = None
+    discussing: bool = False
+    """An event is under discussion in the chat (an open proposal, or one of its events)."""
+    open_by: str | None = None
+    """Who made the open proposal, if one is open."""
+    current_day: date | None = None
+    """The day of the event under discussion (a message naming it and another day proposes the other)."""
+    place_asked: bool = False
+    """The chat asked where ("where are we going", "which place"): a bare name answers it."""
 
 
 @lru_cache(maxsize=65536)
-def find_place(text: str, ref: datetime, cues: Cues, *, allow_at: bool = True, echo: bool = False) -> str | None:
-    """A place named in ``text``: the strong patterns of ``cues.json`` ("I was thinking X"), then
-    (``allow_at``: a new plan with its day and time) "at/in <Name>", then the other patterns ("how
-    about X instead?"). With ``echo``, only a place an acceptance repeats ("X it is")."""
-    from proevent.agents.rules.places import place_after_preposition
-
-    masked = _masked(text, ref)
-
-    def first(patterns: list[re.Pattern[str]]) -> str | None:
-        for rx in patterns:
-            for m in rx.finditer(masked):
-                place = clean_place(m.group("p"), cues)
-                if place:
-                    return place
-        return None
-
-    if echo:
-        found = first(cues.echo_patterns)
-        if found and (found.lower().startswith(("a ", "an ", "our ", "my ")) or any(
-                re.search(rf"\b{re.escape(a)}\b", found.lower()) for a in cues.activities)):
-            return None  # "a climbing session it is": the activity, not the place
-        return found
-    found = first(cues.strong_place_patterns)
-    if found is None and allow_at:
-        at = place_after_preposition(masked.replace("\0", ","), cues.location_stops)
-        found = clean_place(at, cues) if at else None
-    return found or first(cues.place_patterns)
+def features(text: str, ref: datetime, cues: Cues) -> Features:
+    folded = fold(text)
+    hits = frozenset(k for k in cues.phrases if cues.has(k, folded))
+    clauses: list[tuple[int, int, bool]] = []
+    pos = 0
+    for m in [*_RE_CLAUSE.finditer(folded), None]:
+        end = m.start() if m is not None else len(folded)
+        part = folded[pos:end]
+        if part.strip():
+            reason = (cues.has("reason", part) or cues.has("decline", part)) and not (
+                cues.has("change", part) or cues.has("ask", part) or cues.has("agree", part))
+            clauses.append((pos, end, reason))
+        if m is not None:
+            pos = m.end()
+    return Features(text, folded, mask(text, ref), read(text, ref), hits, "?" in text, tuple(clauses))
 
 
-def find_people(text: str, cues: Cues, exclude: set[str]) -> list[str]:
-    """Full names ("Jane Doe", "my colleague Jane Doe" -> "Jane Doe") other than ``exclude``."""
-    out: list[str] = []
-    for rx in cues.person_patterns:
-        for m in rx.finditer(text):
-            words = m.group("p").split()
-            while words and words[0].lower().strip("'’") in _NOT_NAMES:
-                words.pop(0)
-            if len(words) >= 2 and " ".join(words) not in exclude and " ".join(words) not in out:
-                out.append(" ".join(words))
-    return out
+def in_reason(f: Features, start: int) -> bool:
+    return any(a <= start < b and reason for a, b, reason in f.clauses)
 
 
-def when_of(text: str, ref: datetime, base_day: date | None) -> tuple[str | None, str | None] | None:
-    """``(start, end)`` of a message naming a day and/or a clock time; ``None`` when it names neither.
-
-    A time without a day falls on ``base_day`` (the plan's day); a day without a time gives a
-    date-only start. An end is read only when the text gives one ("7-9pm", "until 9pm").
-    """
-    dates = find_dates(text, ref)
-    times = find_times(text)
-    if not dates and not times:
-        return None
-    day = dates[0][1] if dates else base_day
-    if day is None:
-        return None
-    if not times:
-        return _fmt(day, None), None
-    pos, start, end = times[0]
-    end_day = day
-    later = [d for p, d in dates[1:] if p > pos]
-    if later and end is not None:  # "Friday 10pm until Saturday 1am"
-        end_day = later[0]
-    elif end is not None and end < start:
-        end_day = day + timedelta(days=1)
-    return _fmt(day, start), (_fmt(end_day, end) if end is not None else None)
-
-
-def find_ref(text: str, cues: Cues, timetable: list[Event], others: list[str], now: str, *,
-             past: bool) -> Event | None:
-    """The timetable event a message points at ("my dentist appointment tomorrow", "last time",
-    "our hike in March"): by words of its description, then a named day or month, then (for
-    "last time") the latest past event shared with the chat's other members."""
-    low = text.lower()
-    cands = [ev for ev in timetable if ev.start is not None and ((ev.start < now[:len(ev.start)]) == past)]
-    if not cands:
-        return None
-    ref_time = parse_time(now)
-    days = {d for span in date_spans(text, ref_time) for d in span.days}
-    months = {i + 1 for i, m in enumerate(MONTHS) if re.search(rf"\b{m}\b", low)}
-
-    def score(ev: Event) -> tuple[Any, ...]:
-        desc = (ev.description or "").lower()
-        words = [w for w in re.findall(r"[a-z]{3,}", desc) if w not in ("the", "and", "with")]
-        hits = sum(1 for w in words if re.search(rf"\b{re.escape(w)}", low))
-        day = ev.start[:10]
-        on_day = day in {d.isoformat() for d in days} or int(day[5:7]) in months
-        shared = len(set(ev.participants) & set(others))
-        return (hits > 0 and True, on_day, hits, shared, ev.start if past else "~" + ev.start)
-
-    best = max(cands, key=score)
-    s = score(best)
-    if not s[0] and not s[1] and not (past and s[3]):
-        return None
-    if not s[0] and not s[1]:  # "last time": the latest past event with these people
-        shared = [ev for ev in cands if set(ev.participants) & set(others)]
-        return max(shared, key=lambda ev: ev.start or "") if shared else None
+def _pick(times: frozenset[Clock], best: Clock, bare: bool, ctx: Context) -> Clock:
+    if not bare or len(times) < 2:
+        return best
+    if ctx.anchor is not None:
+        return min(times, key=lambda t: (abs(t[0] * 60 + t[1] - ctx.anchor[0] * 60 - ctx.anchor[1]), t))
+    if ctx.usual is not None:
+        inside = [t for t in times if ctx.usual[0] <= t[0] < ctx.usual[1]]
+        if len(inside) == 1:
+            return inside[0]
     return best
 
 
-def read_message(msg: Message, cues: Cues, *, user: str, members: list[str], timetable: list[Event],
-                 plan_day: date | None, has_plan: bool, now: str) -> Move:
-    """The move ``msg`` makes, given the chat's members and whether a plan (event) exists yet."""
-    text, sender = msg.text, msg.sender
-    ref = parse_time(msg.time)
-    drop_time, drop_place = cues.has("drop_time", text), cues.has("drop_place", text)
-    if cues.has("undecided", text):  # "the time is undecided", "the place can be tbd"
-        drop_time = drop_time or re.search(r"\b(?:time|hour|timing|when)\b", text, re.I) is not None
-        drop_place = drop_place or re.search(r"\b(?:place|venue|location|where|spot)\b", text, re.I) is not None
-    others = [p for p in members if p != user]
-    plain = cues.phrases["neutral"].sub(" ", text)  # "can't wait", "thanks for checking": no refusal, no delay
-    agrees = cues.has("agreement", text) and not drop_time and not drop_place and not any(
-        cues.has(k, plain) for k in ("reject", "defer", "hedge"))
-    linked = cues.has("link_time", text) or cues.has("link_place", text) or cues.has("link_people", text)
-    dated = bool(find_dates(text, ref) or find_times(text))
-    if not linked and (cues.has("cancel", text) or (cues.has("cancel_implicit", text) and not dated)):
-        return Move("cancel", sender)
-    people_named = [p for p in members if p != sender and _mentions(text, p)]
-    if cues.has("remove_person", text) and people_named and not cues.has("add_person", text):
-        return Move("remove", sender, {"remove": people_named[0]})
-    if not linked and cues.has("dropout", text):
-        return Move("dropout", sender)
-    if cues.has("abandon", text) and not dated:
-        return Move("cancel", sender, {"abandon": True})
-    changes: dict[str, Any] = {}
-    if cues.has("link_time", text):
-        ev = find_ref(text, cues, timetable, others, now, past=False)
-        if ev is not None and ev.end is not None:
-            changes.update(start=ev.end, end=None)
-    if cues.has("link_place", text):
-        ev = find_ref(text, cues, timetable, others, now, past=True)
-        if ev is not None:
-            changes["location"] = ev.location
-    if cues.has("link_people", text):
-        ev = find_ref(text, cues, timetable, others, now, past=True)
-        if ev is not None:
-            changes["add_people"] = list(ev.participants)
-    if cues.has("add_person", text):
-        added = find_people(text, cues, set(members))
-        if added:
-            changes["add_people"] = added[:1]
-    own = text
-    for kind in ("link_time", "link_place", "link_people"):  # the linked event's day is not ours
-        m = cues.phrases[kind].search(own)
-        if m:
-            own = own[: m.start()]
-    asking = "?" in text or cues.has("proposal", text)
-    if "start" not in changes and not (cues.has("defer", text) and not find_times(text) and not asking):
-        when = when_of(own, ref, plan_day)  # (not "I'll let you know later today")
-        if when is not None:
-            if drop_time:
-                changes.update(start=when[0][:10], end=None)
-            else:
-                changes.update(start=when[0], end=when[1])
-                if not find_dates(text, ref):
-                    changes["keep_end"] = True  # "can we start at 8 instead": the end stays
-        elif drop_time and plan_day is not None:
-            changes.update(start=plan_day.isoformat(), end=None)
-    if drop_place:
-        changes["location"] = None
-    elif "location" not in changes and not linked and (changes or cues.has("change", text) or cues.has("proposal", text)
-                                        or not agrees or "?" in text):
-        place = find_place(text, ref, cues, allow_at=not has_plan and "start" in changes)
-        if place is not None:
-            changes["location"] = place
-    if agrees and not changes:
-        echoed = find_place(text, ref, cues, echo=True)
-        if echoed is not None:
-            return Move("accept", sender, {"echo_location": echoed}, True)
-    if changes:
-        rest = cues.phrases["agreement"].sub(" ", text)  # "let's do it" agrees; "let's do Friday" asks
-        asks = "?" in text or linked or drop_time or drop_place or any(
-            cues.has(k, rest) for k in ("proposal", "change", "add_person"))
-        if not has_plan:
-            if cues.has("narration", text) and "?" not in text:
-                return Move("none", sender)  # "Jo and I are doing yoga Friday": someone else's plan
-            host = _RE_WITH.search(text)
-            if host and host.group(1) not in members and host.group(1).split()[-1].lower() not in _NOT_NAMES:
-                name = _known_person(host.group(1), timetable) or host.group(1)
-                if " " in name and name not in members:
-                    changes["with"] = name  # "the massage with Jonas Berg": who the user meets
-            if "start" in changes and (asks or drop_time or drop_place):
-                return Move("propose", sender, changes, agrees)
-            if agrees:
-                echoed = find_place(text, ref, cues, echo=True)
-                return Move("accept", sender, {"echo_location": echoed} if echoed else {}, True)
-            return Move("none", sender)
-        if agrees and not asks:
-            echo: dict[str, Any] = {}
-            echoed = find_place(text, ref, cues, echo=True)
-            if echoed:
-                echo["echo_location"] = echoed
-            if changes.get("start") and len(changes["start"]) == 16:
-                echo["echo_start"], echo["echo_end"] = changes["start"], changes.get("end")
-            return Move("accept", sender, echo, True)
-        return Move("modify", sender, changes, agrees)
-    if cues.has("reject", plain):
-        return Move("reject", sender)
-    if agrees:
-        return Move("accept", sender, agrees=True)
-    if cues.has("defer", plain):
-        return Move("defer", sender)
-    return Move("none", sender)
+def values_of(f: Features, ctx: Context, cues: Cues) -> Values:
+    """The event's day, time, end and place in the message (not those of a reason or a decline)."""
+    r = read(f.text, f.reading.ref, ctx.usual)
+    v = Values()
+    days = [d for d in r.days if not d.retracted and not in_reason(f, d.start)]
+    corrected = [d for d in days if d.corrects]
+    if len(days) > 1 and ctx.current_day is not None:
+        days = [d for d in days if d.best != ctx.current_day] or days  # "our coffee on thu, could we do wed"
+    if days:
+        v.day = (corrected or days)[0].best
+    else:
+        ranges = [x for x in r.ranges if not x.retracted and not in_reason(f, x.start)]
+        parts = [p for p in r.parts if p.day is not None and not p.retracted and not in_reason(f, p.start)]
+        if ranges:
+            v.day = ranges[0].first
+            if ranges[0].last != ranges[0].first:
+                v.minutes = None
+        elif parts:
+            v.day = parts[0].day
+    starts = [c for c in r.clocks if c.role == "start" and not c.retracted and not in_reason(f, c.start)]
+    corrected_c = [c for c in starts if c.corrects]
+    if len(starts) > 1 and ctx.anchor is not None:
+        starts = [c for c in starts if ctx.anchor not in c.times] or starts  # "7:30 instead of 7"
+    if starts:
+        c = (corrected_c or starts)[0]
+        v.clock = _pick(c.times, c.best, c.bare, ctx)
+        v.start_only = bool(re.search(r"(?<![\w'])(?:start|begin|kick off)\w*\s+(?:at\s+)?\0", f.masked, re.I))
+        ends = [e for e in r.clocks if e.role == "end" and not e.retracted and e.start >= c.start and e is not c]
+        if ends:
+            e = ends[0]
+            later = sorted(t for t in e.times if t > v.clock)
+            v.end = later[0] if later else None
+        elif r.durations and not in_reason(f, r.durations[0].start) and r.durations[0].minutes < 24 * 60:
+            v.minutes = r.durations[0].minutes
+    elif v.day is not None:
+        v.date_only = any(p.day == v.day for p in r.parts)
+        whole = [d for d in r.durations if d.minutes >= 24 * 60 and d.minutes % (24 * 60) == 0]
+        if whole:
+            v.end_day = v.day + timedelta(days=whole[0].minutes // (24 * 60))  # "2 nights from friday"
+    if _RE_CLEAR_PLACE.search(f.folded):
+        v.place = CLEARED
+    else:
+        place = call_place(f.masked) or find_place(f.masked, cues)
+        if place is not None and not in_reason(f, f.masked.find(place)):
+            v.place = place
+    return v
 
 
-def _known_person(name: str, timetable: list[Event]) -> str | None:
-    """The full name of a timetable participant that ``name`` shortens ("Dr. Okafor")."""
-    words = name.replace(".", "").split()
-    last = words[-1]
-    title = words[0] if len(words) > 1 and words[0] in ("Dr", "Prof") else None
-    people = {p for ev in timetable for p in ev.participants}
-    found = [p for p in people if p.replace(".", "").split()[-1] == last
-             and (title is None or p.startswith(title))]
-    return found[0] if len(found) == 1 else None
+def activity_of(folded: str, cues: Cues) -> str | None:
+    for word in cues.activities:
+        if re.search(rf"(?<![\w']){re.escape(word)}s?(?![\w'])", folded):
+            return word
+    return None
 
 
-def _mentions(text: str, person: str) -> bool:
-    first = person.split()[0]
-    return re.search(rf"\b{re.escape(person)}\b", text) is not None or re.search(
-        rf"\b{re.escape(first)}\b", text) is not None
+def _named_person(f: Features, ctx: Context) -> str | None:
+    """A chat member named in the message (by first name), not the sender."""
+    for person in ctx.members:
+        if person == ctx.sender:
+            continue
+        first = fold(person.split()[0])
+        if re.search(rf"(?<![\w']){re.escape(first)}(?![\w'])", f.folded):
+            return person
+    return None
+
+
+# -- the rules, in order --------------------------------------------------------------------------
+Rule = Callable[[Features, Context, Cues], Move | None]
+
+
+def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if not ctx.service or ctx.sender == ctx.user:
+        return None
+    if "failed" in f.hits and not ("confirmed" in f.hits and "failed" not in f.hits):
+        v = values_of(f, ctx, cues)
+        if f.question and v.any():
+            return Proposal(ctx.sender, values=v)  # "fully booked at 7, would 8:30 work?"
+        return BookingFailed(ctx.sender)
+    if "confirmed" in f.hits and not f.question:
+        if "cancel" in f.hits:
+            return Cancellation(ctx.sender)  # "your reservation has been cancelled"
+        return Booked(ctx.sender, values=values_of(f, ctx, cues))
+    if "cancel" in f.hits and re.search(r"(?:has|have) been cancel", f.folded):
+        return Cancellation(ctx.sender)
+    v = values_of(f, ctx, cues)
+    if v.any():
+        return Proposal(ctx.sender, values=v)  # an offer or a question back ("8pm or 9pm?")
+    return Nothing(ctx.sender)
+
+
+def _user_request(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if not ctx.service or ctx.sender != ctx.user:
+        return None
+    if "cancel" in f.hits:
+        return Request(ctx.sender, cancel=True)  # "please cancel my booking": done when the service says so
+    v = values_of(f, ctx, cues)
+    if v.any() or "request" in f.hits:
+        return Request(ctx.sender, values=v, activity=activity_of(f.folded, cues))
+    if "agree" in f.hits:
+        return Acceptance(ctx.sender)
+    if "decline" in f.hits:
+        return Rejection(ctx.sender)
+    return Nothing(ctx.sender)
+
+
+def _reported_done(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if ctx.sender != ctx.user or f.question or "hedge" in f.hits:
+        return None
+    if not _RE_DONE.search(f.folded):
+        return None
+    v = values_of(f, ctx, cues)
+    return Booked(ctx.sender, values=v) if v.day is not None or v.clock is not None else None
+
+
+def _others_plan(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if "others" in f.hits and not ({"join", "agree"} & f.hits and "self" in f.hits):
+        return Nothing(ctx.sender)
+    return None
+
+
+def _lateness(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if "late" in f.hits and not ({"change", "cancel", "ask"} & f.hits) and not f.question:
+        return Nothing(ctx.sender)
+    return None
+
+
+def _cancellation(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if _RE_MISS.search(f.folded) and ctx.discussing:
+        return Cancellation(ctx.sender)  # "let's give X a miss this week"
+    if "cancel" not in f.hits:
+        return None
+    explicit = [m for m in cues.find("cancel", f.folded) if not _RE_SOFT_CANCEL.fullmatch(m.group(0))]
+    explicit = [m for m in explicit if not in_reason(f, m.start()) or m.group(0) != "off"]
+    if not explicit:
+        if "decline" in f.hits and ctx.discussing and not values_of(f, ctx, cues).any():
+            return Cancellation(ctx.sender)  # "can't this time, another time?"
+        return None
+    if re.search(r"(?<![\w'])my\s+\w+(?:\s+\w+)?\s+(?:got|was|is)\s+(?:cancel|called off)", f.folded):
+        return None  # "my meeting got cancelled": a reason, not the event
+    v = values_of(f, ctx, cues)
+    if v.any() and ({"change", "ask"} & f.hits or f.question):
+        return None  # "cancel friday, saturday instead?": a change
+    if f.question and ("ask" in f.hits or "hedge" in f.hits):
+        return Hedge(ctx.sender)  # "should we cancel?"
+    if "hedge" in f.hits and ctx.sender != ctx.user:
+        return Hedge(ctx.sender)
+    return Cancellation(ctx.sender)
+
+
+def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if not ctx.discussing:
+        return None
+    said = "dropout" in f.hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded)
+    if not said or "hedge" in f.hits and "dropout" not in f.hits:
+        return None
+    if f.question and "ask" in f.hits:
+        return None
+    v = values_of(f, ctx, cues)
+    if v.any() and ({"ask", "change"} & f.hits):
+        return None  # "can't do 7, 8?": a counter-proposal
+    named = _named_person(f, ctx)
+    lead = f.folded.split(" ", 1)[0].strip(",.!")
+    if named is not None and fold(named.split()[0]) == lead or (
+            named is not None and "self" not in f.hits):
+        return Dropout(ctx.sender, person=named)  # "ama can't make sunday": relayed
+    return Dropout(ctx.sender, person=ctx.sender)
+
+
+def _join(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if "join" not in f.hits or not ctx.discussing or "decline" in f.hits and "dropout" in f.hits:
+        return None
+    if values_of(f, ctx, cues).any():
+        return None  # "Boulder Box sat 10-12? Maria is coming too": a proposal
+    if "hedge" in f.hits:
+        return Hedge(ctx.sender)
+    return Join(ctx.sender, person=ctx.sender, asks=f.question)
+
+
+def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    v = values_of(f, ctx, cues)
+    if _RE_AT_PLACE_OF.search(f.folded) and v.place is None:
+        v.place = f"{ctx.sender.split()[0]}'s" if ctx.sender != ctx.user else None
+    if not v.any():
+        marked = bool(_RE_PLACE_MARK.search(f.folded)) or ctx.place_asked
+        if ctx.discussing and marked and not ({"decline", "remind"} & f.hits):
+            v.place = short_answer_place(f.masked, cues)
+        if not v.any():
+            return None
+    asks = f.question or "ask" in f.hits or bool(_RE_OPTIONS.search(f.masked))
+    if "hedge" in f.hits and not asks:
+        return Hedge(ctx.sender)
+    if "remind" in f.hits and "change" not in f.hits:
+        return Acceptance(ctx.sender, values=v) if ctx.open_by and not f.question else Nothing(ctx.sender)
+    fact = not asks and "change" in f.hits and "agree" not in f.hits and "decline" not in f.hits
+    return Proposal(ctx.sender, values=v, change="change" in f.hits or bool(_RE_SAME.search(f.folded)),
+                    fact=fact, agrees="agree" in f.hits and "decline" not in f.hits,
+                    activity=activity_of(f.folded, cues), text=f.text)
+
+
+def _reminder(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if "remind" in f.hits and not ctx.open_by:
+        return Nothing(ctx.sender)
+    return None
+
+
+def _hedge(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    return Hedge(ctx.sender) if "hedge" in f.hits else None
+
+
+def _rejection(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if "decline" in f.hits and not ("agree" in f.hits and f.folded.find("no") > f.folded.find("yes") >= 0):
+        return Rejection(ctx.sender)
+    return None
+
+
+def _acceptance(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if "agree" in f.hits or "remind" in f.hits and ctx.open_by:
+        return Acceptance(ctx.sender)
+    return None
+
+
+RULES: tuple[tuple[str, Rule], ...] = (
+    ("service reply", _service_reply),
+    ("request to a service", _user_request),
+    ("reported as booked", _reported_done),
+    ("lateness", _lateness),
+    ("cancellation", _cancellation),
+    ("drop-out", _dropout),
+    ("another person's plan", _others_plan),
+    ("join", _join),
+    ("proposal or change", _proposal),
+    ("reminder", _reminder),
+    ("hedge", _hedge),
+    ("rejection", _rejection),
+    ("acceptance", _acceptance),
+)
+"""Tried in order; the first that gives a move wins. Order matters: a booking service's reply is
+read before anything else, a cancellation before a proposal ("cancel fri, sat instead?" is a
+change: the cancellation rule declines it), a hedge before an acceptance ("prob yes")."""
+
+
+def read_message(text: str, ref: datetime, ctx: Context, cues: Cues) -> tuple[str, Move]:
+    """The name of the rule that applied and the move it gave."""
+    f = features(text, ref, cues)
+    for name, rule in RULES:
+        move = rule(f, ctx, cues)
+        if move is not None:
+            return name, move
+    return "nothing", Nothing(ctx.sender)

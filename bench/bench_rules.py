@@ -1,0 +1,126 @@
+"""Benchmark: the ``rules`` reference baseline on generated data, on the hand-written development set
+(a tuning half and a held-out half, by case id) and on the booking dialogues, the ``gated`` step
+detector on the hand-written set, and the speed of both modes on the default dataset.
+
+Targets (issue 16): hand-written precision >= 55%, recall >= 45%, ESR >= 30%; booking recall >= 40%,
+FDR <= 10%; gated: the steps sent to the model hold >= 95% of the steps with gold and it skips >= 50%
+of the steps without; both modes of the default dataset in <= 8 s. Prints the figures and PASS/FAIL
+per target (exit code 0 either way: it measures, the issue decides).
+
+Usage: python bench/bench_rules.py [--dataset PATH] [--skip-generated]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from proevent import evaluate, load_dataset, load_run
+from proevent.agents import build_observation
+from proevent.agents.rules.cues import needs_attention
+from proevent.io import write_dataset
+from proevent.model import Timetable
+from proevent.runner import run_agent
+
+ROOT = Path(__file__).resolve().parent.parent
+HANDWRITTEN = ROOT / "examples" / "handwritten"
+BOOKING = ROOT / "examples" / "booking"
+
+
+def scores(path: Path, work: Path, tag: str) -> tuple[dict, float]:
+    """Both modes of ``rules`` on a dataset: (metrics, seconds)."""
+    out = work / f"rules-{tag}"
+    t0 = time.perf_counter()
+    run_agent(str(path), "rules", out, mode="both")
+    seconds = time.perf_counter() - t0
+    result = evaluate(load_dataset(path), load_run(out), ci=False, breakdowns=False)
+    return {"single": result.metrics["single"], "multi": result.metrics["multi"]}, seconds
+
+
+def halves(work: Path) -> tuple[Path, Path]:
+    """The hand-written set split by case id: even positions of the sorted ids tune, odd ones are held out."""
+    ds = load_dataset(HANDWRITTEN)
+    ids = sorted(c.case_id for c in ds.cases)
+    tune = {cid for k, cid in enumerate(ids) if k % 2 == 0}
+    paths = []
+    for name, keep in (("tuning", tune), ("held-out", set(ids) - tune)):
+        path = work / f"handwritten-{name}"
+        write_dataset(path, [c for c in ds.cases if c.case_id in keep], name=f"handwritten-{name}", version="1")
+        paths.append(path)
+    return paths[0], paths[1]
+
+
+def gate(path: Path) -> tuple[float, float]:
+    """(share of steps with gold that ``gated`` sends to the model, share of steps without gold it skips)."""
+    ds = load_dataset(path)
+    sent_gold = gold = skipped = empty = 0
+    for case in ds.cases:
+        for step in case.steps:
+            before = case.initial_timetable if step.t == 1 else case.steps[step.t - 2].gold_timetable
+            sends = bool(step.messages) and needs_attention(build_observation(case, step.t, Timetable(before),
+                                                                              mode="single"))
+            if step.gold_ops:
+                gold += 1
+                sent_gold += sends
+            else:
+                empty += 1
+                skipped += not sends
+    return sent_gold / max(gold, 1), skipped / max(empty, 1)
+
+
+def line(tag: str, m: dict, seconds: float | None = None) -> str:
+    s, mm = m["single"], m["multi"]
+    fmt = lambda x: "–" if x is None else f"{x:.1%}"  # noqa: E731
+    took = f", both modes {seconds:.1f} s" if seconds is not None else ""
+    return (f"{tag:<22} precision {fmt(s['precision'])}, recall {fmt(s['recall'])}, FDR {fmt(s['fdr'])}, "
+            f"ESR {fmt(mm['esr'])}{took}")
+
+
+def check(name: str, ok: bool) -> str:
+    return f"  {name}: {'PASS' if ok else 'FAIL'}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dataset", type=Path, help="a generated dataset (default: generate the default one)")
+    ap.add_argument("--skip-generated", action="store_true", help="only the hand-written and booking sets")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        if not args.skip_generated:
+            data = args.dataset
+            if data is None:
+                from proevent.generate import GeneratorConfig, generate_dataset
+
+                data = work / "proevent-synth"
+                generate_dataset(GeneratorConfig(), data)
+            gen, secs = scores(data, work, "generated")
+            print(line(f"generated ({data.name})", gen, secs))
+            print(check("both modes <= 8 s", secs <= 8.0))
+        hw, _ = scores(HANDWRITTEN, work, "handwritten")
+        tune_path, held_path = halves(work)
+        tune, _ = scores(tune_path, work, "tuning")
+        held, _ = scores(held_path, work, "held-out")
+        book, _ = scores(BOOKING, work, "booking")
+    print(line("hand-written (all)", hw))
+    print(line("  tuning half", tune))
+    print(line("  held-out half", held))
+    s, mm = hw["single"], hw["multi"]
+    print(check("hand-written precision >= 55%", (s["precision"] or 0) >= 0.55))
+    print(check("hand-written recall >= 45%", (s["recall"] or 0) >= 0.45))
+    print(check("hand-written ESR >= 30%", (mm["esr"] or 0) >= 0.30))
+    print(line("booking dialogues", book))
+    print(check("booking recall >= 40%", (book["single"]["recall"] or 0) >= 0.40))
+    print(check("booking FDR <= 10%", book["single"]["fdr"] is not None and book["single"]["fdr"] <= 0.10))
+    sent, skipped = gate(HANDWRITTEN)
+    print(f"gated on hand-written: sends {sent:.1%} of the steps with gold, skips {skipped:.1%} of those without")
+    print(check("gated sends >= 95% of gold steps", sent >= 0.95))
+    print(check("gated skips >= 50% of empty steps", skipped >= 0.50))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
