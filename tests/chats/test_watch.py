@@ -25,6 +25,8 @@ def _ops(*ops: dict) -> Reply:
 
 
 def _events(path: Path) -> list[dict[str, object]]:
+    # vobject keeps the first VTIMEZONE it saw for a TZID, process-wide: read this file's own.
+    getattr(vobject.icalendar, "__tzidMap").clear()
     data = path.read_bytes()
     a = [{"uid": str(c["UID"]), "seq": int(c["SEQUENCE"]), "start": c.decoded("DTSTART").isoformat(),
           "summary": str(c["SUMMARY"])} for c in icalendar.Calendar.from_ical(data).walk("VEVENT")]

@@ -27,6 +27,7 @@ def _cal(*vevents: str, extra: str = "") -> str:
 def two_parsers(data: bytes) -> list[dict[str, object]]:
     """Parse with icalendar and with vobject; both must agree on UID, SEQUENCE and DTSTART."""
     a = icalendar.Calendar.from_ical(data)
+    getattr(vobject.icalendar, "__tzidMap").clear()  # vobject keeps the first VTIMEZONE per TZID, process-wide
     b = vobject.readOne(data.decode("utf-8"))
     from_a = [{"uid": str(c["UID"]), "seq": int(c["SEQUENCE"]),
                "start": c.decoded("DTSTART") if "DTSTART" in c else None} for c in a.walk("VEVENT")]

@@ -11,6 +11,11 @@ from proevent.cli.common import app, fail, handle_errors, say, warn
 
 _EXPORTS = typer.Argument(help="WhatsApp .txt/.zip exports and Telegram result.json files (or their folders).")
 _USER = typer.Option("--user", help="The user: whose timetable it is, as the exports name them.")
+_WINDOW = typer.Option(help="Window length of a step: 4h, 90m or 240.")
+_ALIAS = typer.Option(help="Another name of the user in some export (repeat).")
+_TZ = typer.Option(help="The user's IANA time zone (e.g. Europe/Berlin).")
+_ORDER = typer.Option(help="WhatsApp dates: auto, dmy, mdy or ymd.")
+_STRICT = typer.Option("--strict", help="Fail on any unreadable line.")
 _SHOWN = 10
 
 
@@ -38,19 +43,19 @@ def import_chats_cmd(
     exports: Annotated[list[Path], _EXPORTS],
     user: Annotated[str, _USER],
     out: Annotated[Path, typer.Option("--out", "-o", help="Dataset folder to write.")],
-    window: Annotated[str, typer.Option(help="Window length of a step: 4h, 90m or 240.")] = "4h",
-    alias: Annotated[list[str] | None, typer.Option(help="Another name of the user in some export (repeat).")] = None,
-    timezone: Annotated[str | None, typer.Option(help="The user's IANA time zone (e.g. Europe/Berlin).")] = None,
+    window: Annotated[str, _WINDOW] = "4h",
+    alias: Annotated[list[str] | None, _ALIAS] = None,
+    timezone: Annotated[str | None, _TZ] = None,
     ics: Annotated[Path | None, typer.Option("--ics", help="An .ics calendar: its events are the initial timetable.")
                    ] = None,
     start: Annotated[str | None, typer.Option(help="Leave out messages before this time (2026-03-09T08:00).")] = None,
     until: Annotated[str | None, typer.Option(help="Leave out messages from this time on.")] = None,
-    date_order: Annotated[str, typer.Option(help="WhatsApp dates: auto, dmy, mdy or ymd.")] = "auto",
+    date_order: Annotated[str, _ORDER] = "auto",
     case_id: Annotated[str, typer.Option(help="The case's id.")] = "chats-1",
     name: Annotated[str, typer.Option(help="The dataset's name.")] = "chats",
     pseudonymise: Annotated[bool, typer.Option(
         "--pseudonymise", help="Replace names consistently, mask phone numbers and e-mail addresses.")] = False,
-    strict: Annotated[bool, typer.Option("--strict", help="Fail on any unreadable line.")] = False,
+    strict: Annotated[bool, _STRICT] = False,
     force: Annotated[bool, typer.Option(help="Replace an existing dataset at --out.")] = False,
 ) -> None:
     """Turn chat exports into an unannotated dataset (one case; steps with messages, empty gold).
@@ -83,17 +88,17 @@ def watch_cmd(
     since: Annotated[bool, typer.Option(
         "--since", help="Process only the messages after the last one an earlier call processed.")] = False,
     state: Annotated[Path | None, typer.Option(help="State folder (default: the .ics path with .watch).")] = None,
-    window: Annotated[str, typer.Option(help="Window length of a step: 4h, 90m or 240.")] = "4h",
-    alias: Annotated[list[str] | None, typer.Option(help="Another name of the user in some export (repeat).")] = None,
-    timezone: Annotated[str | None, typer.Option(help="The user's IANA time zone (e.g. Europe/Berlin).")] = None,
-    date_order: Annotated[str, typer.Option(help="WhatsApp dates: auto, dmy, mdy or ymd.")] = "auto",
+    window: Annotated[str, _WINDOW] = "4h",
+    alias: Annotated[list[str] | None, _ALIAS] = None,
+    timezone: Annotated[str | None, _TZ] = None,
+    date_order: Annotated[str, _ORDER] = "auto",
     model: Annotated[str | None, typer.Option(help="Model name (env PROEVENT_MODEL).")] = None,
     base_url: Annotated[list[str] | None, typer.Option(
         "--base-url", help="OpenAI-compatible base URL (env PROEVENT_BASE_URL).")] = None,
     profile: Annotated[str | None, typer.Option(help="Named profile of proevent.toml.")] = None,
     config: Annotated[Path | None, typer.Option(help="Config file (default ./proevent.toml).")] = None,
     context: Annotated[int, typer.Option(help="Earlier messages of each chat shown as context (K).")] = 20,
-    strict: Annotated[bool, typer.Option("--strict", help="Fail on any unreadable line.")] = False,
+    strict: Annotated[bool, _STRICT] = False,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
 ) -> None:
     """Run an agent over the windows of one's chats and write its timetable as an .ics calendar.
