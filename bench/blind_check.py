@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from proevent.agents.llm.prompts import PROMPT_VERSION, build_messages
 from proevent.agents.protocol import DEFAULT_CONTEXT_MESSAGES, build_observation
 from proevent.agents.registry import create_agent
-from proevent.evaluate import QuestionScore, comparator_for, is_cosmetic, line_ops, previous_timetable, score_question
+from proevent.evaluate import QuestionScore, comparator_for, is_cosmetic, line_ops, score_question
 from proevent.io import Dataset, FormatError, load_dataset
 from proevent.io.errors import describe_validation_error
 from proevent.io.jsonl import dumps_line, iter_jsonl
@@ -97,7 +97,7 @@ def prompt_of(case: Case, t: int, key: BlindKey | None = None) -> list[dict[str,
     """Exactly the messages the ``plain`` agent sends for single-step question ``t`` of ``case``."""
     version = key.prompt_version if key else PROMPT_VERSION
     context = key.context_messages if key else DEFAULT_CONTEXT_MESSAGES
-    obs = build_observation(case, t, Timetable(previous_timetable(case, t)), mode="single",
+    obs = build_observation(case, t, Timetable(case.timetable_before(t)), mode="single",
                             context_messages=context)
     return build_messages(STRATEGY, obs, version)
 

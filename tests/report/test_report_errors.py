@@ -12,7 +12,7 @@ from report_helpers import HIKE, LUNCH, NEW_DINNER, USER, one_step_case, score
 from fixtures import load_example_run, load_tiny
 from proevent.evaluate import evaluate
 from proevent.report.error_summary import summarize_errors
-from proevent.report.errors import categories, categorize, category_label, whole_day_shift
+from proevent.evaluate.errors import categories, categorize, category_label, whole_day_shift
 
 
 def cats(case, q) -> list[str]:

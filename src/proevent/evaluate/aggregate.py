@@ -166,6 +166,15 @@ def resampled_repeat_means(repeat_rows: Sequence[CaseRows], weights: np.ndarray)
     return out
 
 
+def percentile_interval(values: np.ndarray) -> tuple[float, float] | None:
+    """The 2.5th and 97.5th percentiles (linear interpolation) of the defined (non-NaN) resampled
+    values; ``None`` when none is defined."""
+    values = values[~np.isnan(values)]
+    if values.size == 0:
+        return None
+    return (float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5)))
+
+
 def bootstrap_intervals(rows: CaseRows, *, n_boot: int = 1000, seed: int = 0) -> dict[str, list[float] | None]:
     """Case-level bootstrap 95% intervals (2.5th and 97.5th percentiles, linear interpolation).
 
@@ -176,6 +185,6 @@ def bootstrap_intervals(rows: CaseRows, *, n_boot: int = 1000, seed: int = 0) ->
         return {}
     out: dict[str, list[float] | None] = {}
     for key, vals in resampled_ratios(rows, resample_weights(n, n_boot, seed)).items():
-        vals = vals[~np.isnan(vals)]
-        out[key] = None if vals.size == 0 else [float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5))]
+        ci = percentile_interval(vals)
+        out[key] = None if ci is None else list(ci)
     return out

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,22 +20,17 @@ from proevent.evaluate.aggregate import (
     repeat_stats,
     single_object,
 )
+from proevent.evaluate.breakdowns import BREAKDOWN_KEYS, group_cases
+from proevent.evaluate.counts import case_counts, question_counts, replay_lines, score_line
 from proevent.evaluate.equivalence import Comparator
 from proevent.evaluate.judges import LocationJudge, default_judge, get_judge
-from proevent.evaluate.multi import CaseTrace, replay_case
+from proevent.evaluate.multi import CaseTrace
 from proevent.evaluate.normalize import People
-from proevent.evaluate.single import QuestionScore, score_question
-from proevent.model import METRICS_FORMAT, OP_TYPES, AnyOp, Case, Dataset, PredictionLine, Run, parse_ops
+from proevent.evaluate.single import QuestionScore
+from proevent.model import METRICS_FORMAT, Case, Dataset, Run
 
 METRICS_VERSION = 2
 """Version 2 scores locations with the ``places`` judge by default; version 1 with ``fuzzy``."""
-BREAKDOWN_KEYS: tuple[str, ...] = ("negotiation_turns", "concurrent_chats", "noise_content", "category")
-_SI = {name: i for i, name in enumerate(SINGLE_FIELDS)}
-_MI = {name: i for i, name in enumerate(MULTI_FIELDS)}
-_QUESTIONS = _SI["questions"]
-_P_TYPE = {t: _SI[f"p_{t}"] for t in OP_TYPES}
-_G_TYPE = {t: _SI[f"g_{t}"] for t in OP_TYPES}
-_M_TYPE = {t: _SI[f"m_{t}"] for t in OP_TYPES}
 
 
 @dataclass
@@ -49,95 +46,41 @@ class EvaluationResult:
     judge_decisions: list[dict[str, Any]] = field(default_factory=list)
 
 
-def line_ops(line: PredictionLine | None) -> list[AnyOp]:
-    """The operations a line counts with: none for a missing or errored line."""
-    if line is None or line.error is not None:
-        return []
-    return parse_ops(line.ops)
-
-
-def _single_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list | None) -> np.ndarray:
-    row = np.zeros(len(SINGLE_FIELDS), dtype=np.int64)
+def _single_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list | None) -> list[int]:
+    row = [0] * len(SINGLE_FIELDS)
     for step in case.steps:
-        line = run.lines.get((case.case_id, "single", step.t, repeat))
-        score = score_question(
-            case, step.t, line_ops(line), comp, missing=line is None, error=line.error if line else None
-        )
+        score = score_line(case, step.t, run.lines.get((case.case_id, "single", step.t, repeat)), comp)
         if keep is not None:
             keep.append(score)
-        g, p, m = len(score.gold), len(score.pred), len(score.matches)
-        row[_QUESTIONS] += 1
-        if g == 0:
-            row[_SI["empty"]] += 1
-            row[_SI["fd"]] += p > 0
-        else:
-            row[_SI["need"]] += 1
-            row[_SI["mn"]] += p == 0
-        row[_SI["p"]] += p
-        row[_SI["g"]] += g
-        row[_SI["m"]] += m
-        for op in score.pred:
-            if op.op in _P_TYPE:
-                row[_P_TYPE[op.op]] += 1
-        for op in score.gold:
-            row[_G_TYPE[op.op]] += 1
-        for _, j in score.matches:
-            row[_M_TYPE[score.gold[j].op]] += 1
-        row[_SI["missing"]] += line is None
-        row[_SI["errors"]] += line is not None and line.error is not None
-        row[_SI["invalid_ops"]] += len(score.invalid)
+        counts = question_counts(score)
+        for i, name in enumerate(SINGLE_FIELDS):
+            row[i] += counts[name]
     return row
 
 
-def _multi_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list | None) -> np.ndarray:
-    preds, missing, errors = {}, [], {}
-    for step in case.steps:
-        line = run.lines.get((case.case_id, "multi", step.t, repeat))
-        if line is None:
-            missing.append(step.t)
-        elif line.error is not None:
-            errors[step.t] = line.error
-        preds[step.t] = line_ops(line)
-    trace = replay_case(case, preds, comp, missing=missing, errors=errors)
+def _multi_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list | None) -> list[int]:
+    lines = {s.t: line for s in case.steps if (line := run.lines.get((case.case_id, "multi", s.t, repeat)))}
+    trace = replay_lines(case, lines, comp)
     if keep is not None:
         keep.append(trace)
-    row = np.zeros(len(MULTI_FIELDS), dtype=np.int64)
-    row[_MI["cases"]] = 1
-    row[_MI["targets"]] = len(trace.targets)
-    row[_MI["successes"]] = sum(trace.event_success.values())
-    row[_MI["tables_ok"]] = trace.timetable_success
-    row[_MI["missing"]] = len(missing)
-    row[_MI["errors"]] = len(errors)
-    return row
+    counts = case_counts(trace)
+    return [counts[name] for name in MULTI_FIELDS]
 
 
 _MODE_SCORERS = {"single": (_single_row, len(SINGLE_FIELDS)), "multi": (_multi_row, len(MULTI_FIELDS))}
 
 
-def group_cases(cases: list[Case], key: str) -> dict[str, list[int]]:
-    """Indices of the cases per value of ``meta[key]``, by the spec's breakdown rule: a missing or
-    null value is ``unknown``; for ``noise_content`` a case joins each kind it lists (``none`` for
-    an empty list). Numeric values sort numerically."""
-    out: dict[str, list[int]] = {}
-    for idx, case in enumerate(cases):
-        value = case.meta.get(key)
-        if key == "noise_content" and isinstance(value, list):
-            labels = [str(v) for v in value] or ["none"]
-        else:
-            labels = ["unknown" if value is None else str(value)]
-        for label in dict.fromkeys(labels):
-            out.setdefault(label, []).append(idx)
-    return dict(sorted(out.items(), key=lambda kv: label_order(kv[0])))
-
-
-def label_order(label: str) -> tuple[int, float, str]:
-    """Sort key for breakdown labels: numbers by value first, then words, ``unknown`` last."""
-    if label == "unknown":
-        return (2, 0.0, label)
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for the block, then as it was: scoring makes many
+    short-lived objects beside large live data, where collections cost more than they free."""
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        return (0, float(label), label)
-    except ValueError:
-        return (1, 0.0, label)
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def evaluate(
@@ -177,15 +120,10 @@ def evaluate(
                           breakdowns=breakdowns)
         result.metrics["dataset"]["scored_cases"] = len(subset.cases)
         return result
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # many short-lived objects beside large live data: collections cost more than they free
-    try:
+    with gc_paused():
         result = _evaluate(dataset, run, get_judge(judge), ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns)
-        result.metrics["metrics_version"] = metrics_version
-        return result
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+    result.metrics["metrics_version"] = metrics_version
+    return result
 
 
 def _evaluate(

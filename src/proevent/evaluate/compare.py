@@ -18,11 +18,12 @@ import numpy as np
 
 from proevent.evaluate.aggregate import (
     METRIC_KEYS,
-    CaseRows,
+    percentile_interval,
     repeat_stats,
     resample_weights,
     resampled_repeat_means,
 )
+from proevent.evaluate.breakdowns import subset_rows
 
 if TYPE_CHECKING:
     from proevent.evaluate.api import EvaluationResult
@@ -64,14 +65,6 @@ class Comparison:
     """Repeats of A and of B: values are means over repeats, as ``evaluate`` reports them."""
 
 
-def _subset_rows(rows: CaseRows, idx: list[int]) -> CaseRows:
-    return CaseRows(
-        [rows.case_ids[i] for i in idx],
-        None if rows.single is None else rows.single[idx],
-        None if rows.multi is None else rows.multi[idx],
-    )
-
-
 def _case_indices(dataset: Dataset, case_ids: Sequence[str] | None) -> list[int] | None:
     """Indices (dataset order) of ``case_ids``; ``None`` for every case."""
     if case_ids is None:
@@ -105,8 +98,8 @@ def compare_results(
     rows_a, rows_b = a.repeat_rows, b.repeat_rows
     idx = _case_indices(dataset, case_ids)
     if idx is not None:
-        rows_a = [_subset_rows(r, idx) for r in rows_a]
-        rows_b = [_subset_rows(r, idx) for r in rows_b]
+        rows_a = [subset_rows(r, idx) for r in rows_a]
+        rows_b = [subset_rows(r, idx) for r in rows_b]
     n = len(dataset.cases) if idx is None else len(idx)
     weights = resample_weights(n, n_boot, seed) if n else np.zeros((0, 0), dtype=np.int64)
     boot_a, boot_b = (resampled_repeat_means(r, weights) for r in (rows_a, rows_b)) if n else ({}, {})
@@ -123,8 +116,8 @@ def compare_results(
             d = boot_a[key] - boot_b[key]
             d = d[~np.isnan(d)]
             used = int(d.size)
+            ci = percentile_interval(d)
             if used:
-                ci = (float(np.percentile(d, 2.5)), float(np.percentile(d, 97.5)))
                 extreme = int(np.sum(np.abs(d - diff) >= abs(diff) - 1e-12))
                 p = min(1.0, (1 + extreme) / (1 + used))
         metrics.append(MetricDiff(key=key, a=va, b=vb, diff=diff, ci=ci, p_value=p, resamples=used))

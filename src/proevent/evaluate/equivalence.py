@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from proevent.evaluate.judges import LocationJudge
+from proevent.evaluate.judges import LocationJudge, get_judge
 from proevent.evaluate.normalize import People
-from proevent.model import AnyOp, DeleteOp, EventData, InsertOp, InvalidOp, UpdateOp
+from proevent.model import AnyOp, Case, DeleteOp, EventData, InsertOp, InvalidOp, UpdateOp
 
 
 def is_cosmetic(op: Any) -> bool:
@@ -56,3 +56,9 @@ class Comparator:
             and p.attribute == g.attribute
             and self.value_equal(p.attribute, p.value, g.value, (p, g))
         )
+
+
+def comparator_for(case: Case, judge: str | LocationJudge = "fuzzy") -> Comparator:
+    """The comparator :func:`~proevent.evaluate.score_question` and :func:`~proevent.evaluate.replay_case`
+    take, for one case."""
+    return Comparator(People(case.people()), get_judge(judge))

@@ -36,11 +36,11 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from proevent.evaluate import comparator_for, evaluate, line_ops, replay_case, score_question
+from proevent.evaluate import case_counts, comparator_for, evaluate, question_counts, replay_lines, score_line
 from proevent.evaluate.aggregate import MULTI_RATIOS, SINGLE_RATIOS, mean_sd
 from proevent.integrations.inspect_solver import LINES_KEY, cached_dataset
 from proevent.io import Dataset, Run
-from proevent.model import OP_TYPES, PredictionLine, RunManifest
+from proevent.model import PredictionLine, RunManifest
 
 _last: tuple[str, dict[str, Any]] | None = None
 REDUCED_KEY = "proevent_epochs"
@@ -50,30 +50,13 @@ REDUCED_KEY = "proevent_epochs"
 def single_counts(dataset: Dataset, case_id: str, t: int, line: PredictionLine | None, judge: str) -> dict[str, int]:
     """The counts of one single-step question (the terms of the spec's sums)."""
     case = dataset.case(case_id)
-    q = score_question(case, t, line_ops(line), comparator_for(case, judge), missing=line is None,
-                       error=line.error if line else None)
-    g, p, m = len(q.gold), len(q.pred), len(q.matches)
-    out = {"questions": 1, "empty": int(g == 0), "fd": int(g == 0 and p > 0), "need": int(g > 0),
-           "mn": int(g > 0 and p == 0), "p": p, "g": g, "m": m,
-           "missing": int(line is None), "errors": int(line is not None and line.error is not None),
-           "invalid_ops": len(q.invalid)}
-    for op_type in OP_TYPES:
-        out[f"p_{op_type}"] = sum(1 for op in q.pred if op.op == op_type)
-        out[f"g_{op_type}"] = sum(1 for op in q.gold if op.op == op_type)
-        out[f"m_{op_type}"] = sum(1 for _, j in q.matches if q.gold[j].op == op_type)
-    return out
+    return question_counts(score_line(case, t, line, comparator_for(case, judge)))
 
 
 def multi_counts(dataset: Dataset, case_id: str, lines: list[PredictionLine], judge: str) -> dict[str, int]:
     """The counts of one case in multi-step mode."""
     case = dataset.case(case_id)
-    by_t = {line.t: line for line in lines}
-    missing = [s.t for s in case.steps if s.t not in by_t]
-    errors = {t: line.error for t, line in by_t.items() if line.error is not None}
-    trace = replay_case(case, {t: line_ops(line) for t, line in by_t.items()}, comparator_for(case, judge),
-                        missing=missing, errors=errors)
-    return {"cases": 1, "targets": len(trace.targets), "successes": sum(trace.event_success.values()),
-            "tables_ok": int(trace.timetable_success), "missing": len(missing), "errors": len(errors)}
+    return case_counts(replay_lines(case, {line.t: line for line in lines}, comparator_for(case, judge)))
 
 
 @scorer(metrics=[])

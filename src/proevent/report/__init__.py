@@ -7,21 +7,16 @@ from proevent.report.build import ReportOutput, write_report
 from proevent.report.collect import MixedDatasetsError, ScoredRun, check_same_dataset, load_scored_runs
 from proevent.report.compare import comparison_json
 from proevent.report.error_summary import ErrorSummary, summarize_errors
-from proevent.report.errors import Category, ErrorItem, categories, categorize
 from proevent.report.table import COLUMNS, ReportTable, build_table, to_csv, to_latex, to_markdown
 
 __all__ = [
     "COLUMNS",
-    "Category",
-    "ErrorItem",
     "ErrorSummary",
     "MixedDatasetsError",
     "ReportOutput",
     "ReportTable",
     "ScoredRun",
     "build_table",
-    "categories",
-    "categorize",
     "check_same_dataset",
     "comparison_json",
     "load_scored_runs",

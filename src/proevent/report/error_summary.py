@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from proevent.evaluate import EvaluationResult, comparator_for
 from proevent.evaluate.judges import LocationJudge, get_judge
 from proevent.io import Dataset
-from proevent.report.errors import ErrorItem, categories, categorize, render_op
+from proevent.evaluate.errors import ErrorItem, categories, categorize, render_op
 
 MAX_MESSAGES = 12
 """Messages shown per example; a step with more shows the first ones and how many were left out."""

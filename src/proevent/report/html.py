@@ -16,7 +16,7 @@ from typing import Any
 from proevent import __version__
 from proevent.report.collect import ScoredRun, describe_run
 from proevent.report.error_summary import ErrorSummary
-from proevent.report.errors import categories
+from proevent.evaluate import categories
 from proevent.report.table import GROUPS, ReportTable, cost_text, interval_text, value_text
 
 

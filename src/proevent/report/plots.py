@@ -8,15 +8,13 @@ hatch as well as a colour, so the figures stay readable printed in black and whi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from proevent.evaluate import CaseRows, group_cases, label_order, resample_weights, resampled_ratios
+from proevent.evaluate import CaseRows, categories, group_cases, group_values, label_order
 from proevent.report.collect import ScoredRun
 from proevent.report.error_summary import ErrorSummary
-from proevent.report.errors import categories
 
 DIMENSIONS: tuple[tuple[str, str], ...] = (
     ("negotiation_turns", "negotiation turns (T)"),
@@ -36,36 +34,6 @@ def plotting_available() -> bool:
     except ImportError:
         return False
     return True
-
-@dataclass
-class Point:
-    group: str
-    cases: int
-    value: float | None
-    ci: tuple[float, float] | None
-
-
-def group_points(
-    rows: CaseRows, groups: dict[str, list[int]], metric: str, *, n_boot: int = 1000, seed: int = 0
-) -> list[Point]:
-    """The metric and its bootstrap 95% interval within each group of cases."""
-    points = []
-    for label, idx in groups.items():
-        sub = CaseRows(
-            case_ids=[rows.case_ids[i] for i in idx],
-            single=None if rows.single is None else rows.single[idx],
-            multi=None if rows.multi is None else rows.multi[idx],
-        )
-        value = sub.ratios().get(metric)
-        ci = None
-        if value is not None and n_boot > 0:
-            vals = resampled_ratios(sub, resample_weights(len(idx), n_boot, seed)).get(metric)
-            vals = vals[~np.isnan(vals)] if vals is not None else np.array([])
-            if vals.size:
-                ci = (float(np.percentile(vals, 2.5)), float(np.percentile(vals, 97.5)))
-        points.append(Point(group=label, cases=len(idx), value=value, ci=ci))
-    return points
-
 
 def _save(fig, out_base: Path) -> list[Path]:
     out_base.parent.mkdir(parents=True, exist_ok=True)
@@ -115,7 +83,7 @@ def robustness_plot(
                     color="#555555",
                 )
             for k, (sr, cr, groups) in enumerate(zip(runs, rows, per_run)):
-                pts = group_points(cr, groups, metric, n_boot=n_boot, seed=seed)
+                pts = group_values(cr, groups, metric, n_boot=n_boot, seed=seed)
                 offset = (k - (n - 1) / 2) * min(0.08, 0.5 / max(n, 1))
                 xs = np.array([x_of[p.group] for p in pts], dtype=float) + offset
                 ys = np.array([np.nan if p.value is None else 100 * p.value for p in pts])

@@ -6,14 +6,23 @@ the pages show as a banner, and takes no part in the filters.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from proevent.io import Dataset, FormatError, Run, load_run
-from proevent.model import Case
+from proevent.evaluate import (
+    CaseTrace,
+    Comparator,
+    ErrorItem,
+    QuestionScore,
+    categories,
+    categorize,
+    comparator_for,
+    evaluate,
+    get_judge,
+)
+from proevent.io import FormatError, load_run
+from proevent.model import Case, Dataset, Run
 
 SOLVED = "solved"
 FAILED = "failed"
@@ -30,15 +39,15 @@ class RunView:
     run: Run | None = None
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    questions: dict[tuple[str, int], Any] = field(default_factory=dict)
+    questions: dict[tuple[str, int], QuestionScore] = field(default_factory=dict)
     """(case_id, t) -> QuestionScore of single-step mode, repeat 0."""
-    traces: dict[str, Any] = field(default_factory=dict)
+    traces: dict[str, CaseTrace] = field(default_factory=dict)
     """case_id -> CaseTrace of multi-step mode, repeat 0."""
     outcome: dict[str, str] = field(default_factory=dict)
     categories: dict[str, dict[str, int]] = field(default_factory=dict)
-    """case_id -> error category -> count (empty when the categoriser is not available)."""
-    errors: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
-    """(case_id, t) -> the reports module's error items of that single-step question."""
+    """case_id -> error category -> count."""
+    errors: dict[tuple[str, int], list[ErrorItem]] = field(default_factory=dict)
+    """(case_id, t) -> the error items of that single-step question."""
     metrics: dict[str, Any] | None = None
 
     @property
@@ -89,18 +98,11 @@ def load_run_view(index: int, path: Path, dataset: Dataset, judge: str) -> RunVi
 
 
 def _score(view: RunView, dataset: Dataset, judge: str) -> None:
-    from proevent.evaluate import evaluate
-
     assert view.run is not None
     res = evaluate(dataset, view.run, judge=judge, ci=False)
     view.metrics = res.metrics
     view.questions = {(q.case_id, q.t): q for q in res.questions}
     view.traces = {c.case_id: c for c in res.cases}
-
-
-def question_exact(q: Any) -> bool:
-    """A single-step answer with nothing missed, nothing spurious and nothing invalid."""
-    return not (q.missing or q.error or q.unmatched_pred or q.unmatched_gold or q.invalid)
 
 
 def case_outcome(view: RunView, case: Case) -> str:
@@ -112,63 +114,32 @@ def case_outcome(view: RunView, case: Case) -> str:
     answered_multi = trace is not None and trace.missing_steps < len(case.steps)
     if not answered_single and not answered_multi:
         return UNANSWERED
-    if answered_single and any(not question_exact(q) for q in qs):
+    if answered_single and any(not q.exact for q in qs):
         return FAILED
     if trace is not None and answered_multi and not trace.timetable_success:
         return FAILED
     return SOLVED
 
 
-def _errors_module() -> Any | None:
-    """``proevent.report.errors`` when the reports module is installed and has ``categorize``."""
-    try:
-        module = importlib.import_module("proevent.report.errors")
-    except Exception:  # noqa: BLE001 - optional module: absent or broken means no error filter
-        return None
-    return module if callable(getattr(module, "categorize", None)) else None
-
-
 def category_labels() -> dict[str, str]:
-    """Error category key -> label, from the reports module (empty when it is absent)."""
-    module = _errors_module()
-    try:
-        return {c.key: c.label for c in module.categories()} if module is not None else {}
-    except Exception:  # noqa: BLE001 - labels are cosmetic: fall back to the keys
-        return {}
+    """Error category key -> label (:func:`proevent.evaluate.categories`)."""
+    return {c.key: c.label for c in categories()}
 
 
 def categorize_run(view: RunView, dataset: Dataset, judge: str) -> dict[str, dict[str, int]]:
-    """Error categories per case (and the error items per question, on ``view.errors``).
-
-    Empty when the reports module is absent; a failure of the categoriser becomes a warning.
-    """
-    module = _errors_module()
-    if module is None or not view.questions:
-        return {}
-    func: Callable[..., Iterable[Any]] = module.categorize
+    """Error categories per case (and the error items per question, on ``view.errors``)."""
     out: dict[str, dict[str, int]] = {}
-    try:
-        for (case_id, t), q in view.questions.items():
-            if q.missing and not q.gold:
-                continue
-            items = list(func(dataset.case(case_id), q, judge=judge) or ())
-            view.errors[(case_id, t)] = items
-            for item in items:
-                name = _category_name(item)
-                if name:
-                    counts = out.setdefault(case_id, {})
-                    counts[name] = counts.get(name, 0) + 1
-    except Exception as exc:  # noqa: BLE001 - the filter is optional; report why it is missing
-        view.warnings.append(f"{view.name}: error categories unavailable: {type(exc).__name__}: {exc}")
-        view.errors = {}
-        return {}
+    the_judge = get_judge(judge)
+    comparators: dict[str, Comparator] = {}
+    for (case_id, t), q in view.questions.items():
+        if q.missing and not q.gold:
+            continue
+        case = dataset.case(case_id)
+        if case_id not in comparators:
+            comparators[case_id] = comparator_for(case, the_judge)
+        items = categorize(case, q, comparator=comparators[case_id])
+        view.errors[(case_id, t)] = items
+        for item in items:
+            counts = out.setdefault(case_id, {})
+            counts[item.category] = counts.get(item.category, 0) + 1
     return out
-
-
-def _category_name(item: Any) -> str | None:
-    value = getattr(item, "category", None)
-    if value is None and isinstance(item, dict):
-        value = item.get("category")
-    if value is None and isinstance(item, str):
-        value = item
-    return None if value is None else str(getattr(value, "value", value))

@@ -1,4 +1,4 @@
-"""Error analysis like the paper's figure 5: every unmatched operation of a single-step question gets a category.
+"""Error categories (the paper's figure 5): every unmatched operation of a single-step question gets one.
 
 :func:`categorize` looks at one scored question (:class:`proevent.evaluate.QuestionScore`). Operations
 left out of the maximum matching are first paired up (a predicted with a gold operation) where they
@@ -20,8 +20,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from proevent.evaluate import Comparator, QuestionScore, comparator_for
+from proevent.evaluate.equivalence import Comparator, comparator_for
 from proevent.evaluate.judges import LocationJudge
+from proevent.evaluate.single import QuestionScore
 from proevent.model import AnyOp, Case, DeleteOp, Event, EventData, InsertOp, InvalidOp, UpdateOp
 from proevent.model.times import parse_time
 
@@ -37,7 +38,7 @@ class Category:
 
 @lru_cache(maxsize=1)
 def _load_categories() -> tuple[Category, ...]:
-    text = resources.files("proevent.report").joinpath("data/categories.json").read_text(encoding="utf-8")
+    text = resources.files("proevent.evaluate").joinpath("data/categories.json").read_text(encoding="utf-8")
     return tuple(Category(**c) for c in json.loads(text)["categories"])
 
 

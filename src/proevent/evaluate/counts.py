@@ -1,0 +1,68 @@
+"""From prediction lines to the counts each question and each case adds to the spec's sums.
+
+The one place that says what a question or a case counts for: ``evaluate``, the inspect scorer,
+the viewer and the paired comparison all read :func:`question_counts` and :func:`case_counts`
+(and :attr:`QuestionScore.exact`), so a rule changed here changes every figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from proevent.evaluate.equivalence import Comparator
+from proevent.evaluate.multi import CaseTrace, replay_case
+from proevent.evaluate.single import QuestionScore, score_question
+from proevent.model import OP_TYPES, AnyOp, Case, PredictionLine, parse_ops
+
+
+def line_ops(line: PredictionLine | None) -> list[AnyOp]:
+    """The operations a line counts with: none for a missing or errored line."""
+    if line is None or line.error is not None:
+        return []
+    return parse_ops(line.ops)
+
+
+def score_line(case: Case, t: int, line: PredictionLine | None, comparator: Comparator) -> QuestionScore:
+    """Score the single-step line of step ``t`` (``None``: the run has no line, a missing question)."""
+    return score_question(case, t, line_ops(line), comparator, missing=line is None,
+                          error=line.error if line else None)
+
+
+def replay_lines(case: Case, lines: Mapping[int, PredictionLine], comparator: Comparator) -> CaseTrace:
+    """Score a case in multi-step mode from its lines by step ``t``; a step without a line is missing."""
+    missing = [s.t for s in case.steps if s.t not in lines]
+    errors = {s.t: lines[s.t].error for s in case.steps if s.t in lines and lines[s.t].error is not None}
+    preds = {s.t: line_ops(lines.get(s.t)) for s in case.steps}
+    return replay_case(case, preds, comparator, missing=missing, errors=errors)  # type: ignore[arg-type]
+
+
+def question_counts(q: QuestionScore) -> dict[str, int]:
+    """What one single-step question adds to the sums (the ``SINGLE_FIELDS`` of the aggregation):
+    a question with no gold operation is ``empty`` (a false detection when anything is predicted),
+    one with gold operations ``need``s an answer (missed when nothing is predicted); |P|, |G| and
+    |P∩G| overall and per operation type; missing and errored lines and invalid operations."""
+    g, p, m = len(q.gold), len(q.pred), len(q.matches)
+    out = {
+        "questions": 1, "empty": int(g == 0), "fd": int(g == 0 and p > 0), "need": int(g > 0),
+        "mn": int(g > 0 and p == 0), "p": p, "g": g, "m": m,
+    }
+    for t in OP_TYPES:
+        out[f"p_{t}"] = sum(1 for op in q.pred if op.op == t)
+        out[f"g_{t}"] = sum(1 for op in q.gold if op.op == t)
+        out[f"m_{t}"] = sum(1 for _, j in q.matches if q.gold[j].op == t)
+    out["missing"] = int(q.missing)
+    out["errors"] = int(q.error is not None)
+    out["invalid_ops"] = len(q.invalid)
+    return out
+
+
+def case_counts(trace: CaseTrace) -> dict[str, int]:
+    """What one case adds in multi-step mode (the ``MULTI_FIELDS``): its target events, those right
+    at every step, whether its timetable stayed right, its missing and errored steps."""
+    return {
+        "cases": 1, "targets": len(trace.targets), "successes": sum(trace.event_success.values()),
+        "tables_ok": int(trace.timetable_success), "missing": trace.missing_steps, "errors": trace.errors,
+    }
+
+
+__all__ = ["case_counts", "line_ops", "question_counts", "replay_lines", "score_line"]
