@@ -57,9 +57,11 @@ def ablation_cmd(
         table.add_row(*(escape(x) for x in r), style="bold" if r[0] == "Δ" else "")
     console.print(table)
     if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
         write_json(ab, json_out)
         say(f"wrote {json_out}")
     if markdown_out is not None:
+        markdown_out.parent.mkdir(parents=True, exist_ok=True)
         markdown_out.write_text(markdown(ab), encoding="utf-8")
         say(f"wrote {markdown_out}")
     if plot_out is not None:
