@@ -25,6 +25,7 @@ from proevent.integrations.inspect_solver import LINES_KEY
 from proevent.integrations.inspect_tasks import TASK_FORMAT
 from proevent.io import PREDICTIONS_FILE, RUN_FILE, PredictionWriter, write_run_manifest
 from proevent.model import DatasetRef, PredictionLine, PromptRecord, RunManifest
+from proevent.runner.secrets import environment_secrets, redact_line
 
 
 class InspectLogError(ValueError):
@@ -119,6 +120,7 @@ def import_inspect_logs(
                 raise InspectLogError(message)
             summary.warnings.append(message + "; importing the samples that have answers")
     manifest = _manifest(loaded)
+    secrets = environment_secrets()  # a log written before proevent redacted may hold an echoed key
     dest.mkdir(parents=True, exist_ok=True)
     (dest / PREDICTIONS_FILE).unlink(missing_ok=True)
     write_run_manifest(dest, manifest)
@@ -130,7 +132,7 @@ def import_inspect_logs(
                 if not lines:
                     summary.samples_without_answer.append(f"{sample.id} (epoch {sample.epoch})")
                 for raw in lines:
-                    writer.write(PredictionLine.model_validate(raw))
+                    writer.write(redact_line(PredictionLine.model_validate(raw), secrets))
                     summary.lines += 1
     return summary
 

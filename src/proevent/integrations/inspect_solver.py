@@ -37,6 +37,7 @@ from proevent.llm import Completion, ToolCall, split_reasoning
 from proevent.llm.text import well_formed
 from proevent.model import Event, PredictionLine, Timetable, parse_ops
 from proevent.runner.core import answer
+from proevent.runner.secrets import environment_secrets, install_log_redaction, redact, redact_line
 
 LINES_KEY = "proevent:lines"
 TIMETABLE_KEY = "proevent:timetable"
@@ -115,6 +116,10 @@ def _reasoning(output: ModelOutput) -> str | None:
     return "\n\n".join(p for p in parts if p) or None
 
 
+class ModelCallFailed(RuntimeError):
+    """A model call through inspect that failed, its message redacted of the environment's secrets."""
+
+
 class InspectClient:
     """proevent's LLM client interface on top of inspect's active model (``get_model()``)."""
 
@@ -142,8 +147,10 @@ class InspectClient:
             self.limit_error = exc
             raise
         except Exception as exc:
-            self.call_error = exc
-            raise
+            # inspect writes a sample error's message and traceback into its log: a server that echoes
+            # the key must not put it there, so the error goes on redacted and without its chain
+            self.call_error = ModelCallFailed(redact(f"{type(exc).__name__}: {exc}", environment_secrets()))
+            raise self.call_error from None
         latency = output.time if output.time is not None else time.perf_counter() - start
         raw = well_formed(output.completion or "")  # a lone surrogate must not break the prediction writer
         text, think = split_reasoning(raw)
@@ -181,7 +188,7 @@ async def _answer(agent: Any, client: InspectClient | None, case: Any, t: int, t
         raise client.limit_error
     if client is not None and client.call_error is not None:
         raise client.call_error
-    return line
+    return redact_line(line, environment_secrets())
 
 
 def _record(state: TaskState, line: dict[str, Any]) -> None:
@@ -205,6 +212,7 @@ def proevent_agent(
     A ``single`` sample (one question) gets the gold S_{t-1}; a ``multi`` sample (one case) runs
     every step on the agent's own timetable, kept in the store between steps.
     """
+    install_log_redaction()  # inspect keeps this process's log records in its log files
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         ds = cached_dataset(dataset)

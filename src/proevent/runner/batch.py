@@ -22,7 +22,7 @@ from proevent.runner.core import run_multi, run_single
 from proevent.runner.preflight import EndpointError, preflight
 from proevent.runner.progress import RunProgress
 from proevent.runner.rounds import PendingWork, later_steps_with_messages, requests_per_question
-from proevent.runner.secrets import redact_url, redact_value
+from proevent.runner.secrets import redact_line, redact_url
 from proevent.runner.store import RunStore, open_store
 
 
@@ -237,7 +237,7 @@ async def execute(
                         raise _Stop
                     summary.pending.add(per_question, tracker.answered)
                     return
-                line = _redacted(line, secrets)
+                line = redact_line(line, secrets)
                 store.write(line)
                 if tracker is not None:
                     if tracker.taken and client is not None and client.cache is not None:
@@ -342,12 +342,3 @@ def _finish(store: RunStore, summary: RunSummary, client: LLMClient | None, pric
             raise
     finally:
         store.close()
-
-
-def _redacted(line: PredictionLine, secrets: list[str]) -> PredictionLine:
-    """The line without secrets in its texts (an error body that echoes the key, a URL with
-    credentials); untouched (the same object) when there is nothing to redact."""
-    data = line.model_dump(mode="json")
-    # the operations are predictions: only the key itself is taken out of them, never a URL or a word
-    clean = {k: redact_value(v, secrets, patterns=k != "ops") for k, v in data.items()}
-    return line if clean == data else PredictionLine.model_validate(clean)

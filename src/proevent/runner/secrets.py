@@ -6,7 +6,10 @@ through :func:`redact`; the key is only ever sent in the ``Authorization`` heade
 
 from __future__ import annotations
 
+import logging
+import os
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -14,6 +17,7 @@ REDACTED = "[redacted]"
 
 _SECRET_PARAM = re.compile(r"(?i)(key|token|secret|password|passwd|sig|signature|auth)")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
+_SECRET_NAME = re.compile(r"(?i)(api_?key|token|secret|password|passwd)")
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")
 
 
@@ -60,3 +64,50 @@ def redact_value(value: Any, secrets: list[str] | tuple[str, ...] = (), *, patte
     if isinstance(value, list):
         return [redact_value(v, secrets, patterns=patterns) for v in value]
     return value
+
+
+def environment_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The values of environment variables named like a secret (``OPENAI_API_KEY``, ``HF_TOKEN``,
+    ``*_SECRET``, ``*_PASSWORD``), 8 characters or longer: what a process that did not build the
+    request itself (inspect's model providers) may have sent, and a server may echo."""
+    env = os.environ if environ is None else environ
+    return [v for k, v in env.items() if _SECRET_NAME.search(k) and len(v) >= 8]
+
+
+def redact_line(line: Any, secrets: list[str] | tuple[str, ...]) -> Any:
+    """A prediction line (pydantic model) without secrets in its texts (an error body that echoes
+    the key, a URL with credentials); the same object when there is nothing to redact."""
+    data = line.model_dump(mode="json")
+    # the operations are predictions: only the key itself is taken out of them, never a URL or a word
+    clean = {k: redact_value(v, secrets, patterns=k != "ops") for k, v in data.items()}
+    return line if clean == data else type(line).model_validate(clean)
+
+
+_factory_installed = False
+
+
+def install_log_redaction() -> None:
+    """Redact every log record of this process (its message with the arguments merged in) before
+    any handler sees it, with the secrets of the environment at the time of the record.
+
+    For code that runs inside another program's process (inspect_ai): its handlers write records
+    to its own log files, so the record factory, the one hook every record passes through, is
+    where the key can still be taken out. Installed once; it wraps the factory already in place."""
+    global _factory_installed
+    if _factory_installed:
+        return
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # a record whose arguments do not fit: leave it to logging's own report
+            return record
+        clean = redact(message, environment_secrets())
+        if clean != message:
+            record.msg, record.args = clean, ()
+        return record
+
+    logging.setLogRecordFactory(factory)
+    _factory_installed = True
