@@ -13,11 +13,11 @@ from proevent.agents.registry import check_options
 @pytest.mark.parametrize(("name", "options", "message"), [
     ("rules", {"frobnicate": 1}, "--option frobnicate: agent 'rules' has no option 'frobnicate'; it takes no options"),
     ("tools", {"frobnicate": 1}, "--option frobnicate: agent 'tools' has no option 'frobnicate'; its options: "
-                                 "prompt_version, repair, skip_quiet, max_rounds"),
+                                 "prompt_version, repair, skip_quiet, update_prompt, max_rounds"),
     ("plain", {"max_rounds": 3}, "--option max_rounds: agent 'plain' has no option 'max_rounds'; its options: "
-                                 "prompt_version, repair, skip_quiet"),
+                                 "prompt_version, repair, skip_quiet, update_prompt"),
     ("gated", {"max_rounds": 3}, "--option max_rounds: agent 'gated' has no option 'max_rounds'; its options: "
-                                 "prompt_version, repair, skip_quiet, inner"),
+                                 "prompt_version, repair, skip_quiet, update_prompt, inner"),
     ("tools", {"max_rounds": "x"}, "--option max_rounds: agent 'tools' takes a int for 'max_rounds', got 'x'"),
     ("tools", {"max_rounds": True}, "--option max_rounds: agent 'tools' takes a int for 'max_rounds', got True"),
     ("tools", {"max_rounds": 0}, "--option max_rounds: agent 'tools' takes a positive 'max_rounds', got 0"),
