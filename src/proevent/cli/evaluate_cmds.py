@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +10,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from proevent.cli.common import app, console, dataset_mismatch, fail, handle_errors, pct, say, warn
-from proevent.model import OP_TYPES
 
 __all__ = ["counts_line", "metrics_table", "pct"]  # pct: report/table.py reads it here (for now)
 
 
 def metrics_table(metrics: dict[str, Any], title: str | None = None) -> Table:
     """The metrics of one run as a rich table: value, 95% interval and ± sd across repeats."""
+    from proevent.evaluate.metrics import CATALOGUE, metric_value
+
     ci = metrics.get("ci") or {}
     sd = (metrics.get("repeats") or {}).get("sd") or {}
     table = Table(title=title, show_lines=False)
@@ -26,24 +26,8 @@ def metrics_table(metrics: dict[str, Any], title: str | None = None) -> Table:
     table.add_column("95% CI", justify="right")
     if (metrics.get("repeats") or {}).get("n", 1) > 1:
         table.add_column("± sd", justify="right")
-    rows: list[tuple[str, str, float | None]] = []
-    single, multi = metrics.get("single"), metrics.get("multi")
-    if single:
-        rows += [("FDR ↓", "single.fdr", single["fdr"]), ("MNR ↓", "single.mnr", single["mnr"])]
-        for t in OP_TYPES:
-            rows += [
-                (f"{t} recall", f"single.{t}.recall", single[t]["recall"]),
-                (f"{t} precision", f"single.{t}.precision", single[t]["precision"]),
-            ]
-        rows += [
-            ("overall recall", "single.recall", single["recall"]),
-            ("overall precision", "single.precision", single["precision"]),
-        ]
-    if multi:
-        rows += [
-            ("event success (ESR)", "multi.esr", multi["esr"]),
-            ("timetable success (TSR)", "multi.tsr", multi["tsr"]),
-        ]
+    rows = [(info.label + info.arrow, info.key, metric_value(metrics, info.key))
+            for info in CATALOGUE if metrics.get(info.key.split(".")[0])]
     for label, key, value in rows:
         interval = ci.get(key)
         cells = [label, pct(value), "–" if not interval else f"{pct(interval[0])} – {pct(interval[1])}"]
@@ -70,14 +54,6 @@ def counts_line(metrics: dict[str, Any]) -> str:
     return "; ".join(parts) or "no predictions"
 
 
-def _write(path: Path, text: str) -> None:
-    """Write a result file; a folder in the way, no permission or a full disk is one clear error."""
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise fail(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
 @app.command("evaluate")
 @handle_errors
 def evaluate_command(
@@ -102,14 +78,20 @@ def evaluate_command(
         help="Score a run made on another dataset (checksum differs): print the metrics and write --json, "
              "but leave RUN/metrics.json as it is.",
     ),
+    allow_judge_errors: bool = typer.Option(
+        False, "--allow-judge-errors",
+        help="Accept location pairs the llm judge could not decide (counted as judge_errors, scored as different).",
+    ),
 ) -> None:
     """Score RUN against DATASET; print the metrics and write RUN/metrics.json.
 
     DATASET must be the one the run was made on (same checksum) and pass the structural checks of
     `proevent validate`; --other-dataset and --no-validate lift these checks."""
-    from proevent.evaluate import evaluate
+    from proevent.evaluate import JudgeFailed, evaluate
     from proevent.generate.validate import require_structure
-    from proevent.io import METRICS_FILE, FormatError, load_dataset, load_run
+    from proevent.io import METRICS_FILE, FormatError, load_dataset, load_run, write_judge_decisions
+    from proevent.io import write_metrics as _write_metrics
+    from proevent.io.run import RunWriteError
 
     ds = load_dataset(dataset)
     rn = load_run(run)
@@ -123,16 +105,22 @@ def evaluate_command(
         require_structure(ds, dataset)
     if mismatch:
         warn(f"{mismatch}; {run / METRICS_FILE} is left as it is")
-    result = evaluate(ds, rn, judge=judge, metrics_version=metrics_version, ci=not no_ci, n_boot=n_boot, seed=seed,
-                      only_answered=only_answered)
-    text = json.dumps(result.metrics, indent=2, ensure_ascii=False) + "\n"
-    if not mismatch:
-        _write(run / METRICS_FILE, text)
-    if json_out is not None:
-        _write(json_out, text)
-    if result.judge_decisions and judge == "llm" and not mismatch:
-        _write(run / "judge_decisions.jsonl",
-               "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in result.judge_decisions))
+    if judge == "llm":
+        import proevent.llm.judge  # noqa: F401 - registers the llm judge
+    try:
+        result = evaluate(ds, rn, judge=judge, metrics_version=metrics_version, ci=not no_ci, n_boot=n_boot,
+                          seed=seed, only_answered=only_answered, allow_judge_errors=allow_judge_errors)
+    except JudgeFailed as exc:
+        raise fail(f"{run}: {exc}; {METRICS_FILE} is unchanged") from None
+    try:
+        if not mismatch:
+            _write_metrics(run / METRICS_FILE, result.metrics)
+        if json_out is not None:
+            _write_metrics(json_out, result.metrics)
+        if result.judge_decisions and judge == "llm" and not mismatch:
+            write_judge_decisions(run, result.judge_decisions)
+    except RunWriteError as exc:
+        raise fail(str(exc)) from None
     title = f"{rn.manifest.agent}" + (f" ({rn.manifest.model})" if rn.manifest.model else "")
     console.print(metrics_table(result.metrics, title=escape(f"{title} — judge {result.metrics['judge']}")))
     say(counts_line(result.metrics))

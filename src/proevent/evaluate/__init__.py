@@ -16,7 +16,7 @@ from proevent.evaluate.aggregate import (
     resampled_ratios,
     resampled_repeat_means,
 )
-from proevent.evaluate.api import METRICS_VERSION, EvaluationResult, evaluate, gc_paused
+from proevent.evaluate.api import METRICS_VERSION, EvaluationResult, JudgeFailed, evaluate, gc_paused
 from proevent.evaluate.breakdowns import (
     BREAKDOWN_KEYS,
     GroupValue,
@@ -30,13 +30,15 @@ from proevent.evaluate.compare import CaseDisagreement, Comparison, MetricDiff, 
 from proevent.evaluate.counts import case_counts, line_ops, question_counts, replay_lines, score_line
 from proevent.evaluate.equivalence import Comparator, comparator_for, is_cosmetic
 from proevent.evaluate.errors import Category, ErrorItem, categories, categorize, category_label
-from proevent.evaluate.judges import JUDGES, ExactJudge, FuzzyJudge, LocationJudge, get_judge
+from proevent.evaluate.judges import JUDGES, ExactJudge, FuzzyJudge, LocationJudge, get_judge, register_judge
 from proevent.evaluate.matching import event_matching, max_matching
+from proevent.evaluate.metrics import CATALOGUE, MetricInfo, Metrics, metric_info, metric_value, percent
 from proevent.evaluate.multi import CaseTrace, StepTrace, replay_case, target_events
 from proevent.evaluate.normalize import People, canonical_name, normalize_location
 from proevent.evaluate.single import QuestionScore, score_question
 
 __all__ = [
+    "CATALOGUE", "JudgeFailed", "MetricInfo", "Metrics", "metric_info", "metric_value", "percent", "register_judge",
     "BREAKDOWN_KEYS", "JUDGES", "METRICS_VERSION", "METRIC_KEYS", "Category", "ErrorItem", "categories",
     "categorize", "category_label",
     "CaseDisagreement", "CaseRows", "CaseTrace", "Comparator", "Comparison", "EvaluationResult", "ExactJudge",

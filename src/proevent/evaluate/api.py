@@ -24,6 +24,7 @@ from proevent.evaluate.breakdowns import BREAKDOWN_KEYS, group_cases
 from proevent.evaluate.counts import case_counts, question_counts, replay_lines, score_line
 from proevent.evaluate.equivalence import Comparator
 from proevent.evaluate.judges import LocationJudge, default_judge, get_judge
+from proevent.evaluate.metrics import Metrics
 from proevent.evaluate.multi import CaseTrace
 from proevent.evaluate.normalize import People
 from proevent.evaluate.single import QuestionScore
@@ -44,6 +45,11 @@ class EvaluationResult:
     """Per-case counts of repeat 0 (in dataset order): any subset or resample of cases is scored from them."""
     repeat_rows: list[CaseRows] = field(default_factory=list)
     judge_decisions: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def summary(self) -> Metrics:
+        """The metrics, typed (what ``metrics.json`` holds)."""
+        return Metrics.model_validate(self.metrics)
 
 
 def _single_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list | None) -> list[int]:
@@ -94,6 +100,7 @@ def evaluate(
     seed: int = 0,
     breakdowns: bool = True,
     only_answered: bool = False,
+    allow_judge_errors: bool = False,
 ) -> EvaluationResult:
     """Score a run against a dataset exactly as metrics spec version 1 defines.
 
@@ -110,6 +117,9 @@ def evaluate(
         only_answered: score only the cases the run has a line for (a sampled human run, a run made
             with ``--limit``); by default a question without a line counts as missing, as the spec
             says. The metrics then carry ``dataset.scored_cases``.
+        allow_judge_errors: accept metrics although the location judge could not decide some
+            pairs (an LLM judge's failed request or unparseable verdict, scored as different
+            places and counted as ``judge_errors``); by default they raise :class:`JudgeFailed`.
     """
     version_judge = default_judge(metrics_version)  # an unknown version is an error
     if judge is None:
@@ -117,13 +127,33 @@ def evaluate(
     if only_answered:
         subset = dataset.subset(run.answered_cases())
         result = evaluate(subset, run, judge=judge, metrics_version=metrics_version, ci=ci, n_boot=n_boot, seed=seed,
-                          breakdowns=breakdowns)
+                          breakdowns=breakdowns, allow_judge_errors=allow_judge_errors)
         result.metrics["dataset"]["scored_cases"] = len(subset.cases)
         return result
+    the_judge = get_judge(judge)
     with gc_paused():
-        result = _evaluate(dataset, run, get_judge(judge), ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns)
+        result = _evaluate(dataset, run, the_judge, ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns)
     result.metrics["metrics_version"] = metrics_version
+    if the_judge.can_fail:
+        failures = the_judge.failures()
+        result.metrics["judge_errors"] = len(failures)
+        if failures and not allow_judge_errors:
+            raise JudgeFailed(result, failures)
     return result
+
+
+class JudgeFailed(ValueError):
+    """The location judge could not decide some pairs; ``result`` holds the metrics all the same."""
+
+    def __init__(self, result: EvaluationResult, failures: list[dict[str, Any]]) -> None:
+        first = failures[0]
+        super().__init__(
+            f"the {result.metrics['judge']} location judge could not decide {len(failures)} location pair(s) "
+            f"(first: {first['a']!r} / {first['b']!r}: {first.get('error')}); they would count as different "
+            "places. Score again (decided pairs are cached), or accept them with --allow-judge-errors"
+        )
+        self.result = result
+        self.failures = failures
 
 
 def _evaluate(

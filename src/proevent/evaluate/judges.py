@@ -8,19 +8,27 @@ added to :data:`JUDGES` as ``"module:Class"`` so that its dependencies load only
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rapidfuzz.distance import OSA
 
 from proevent.evaluate.normalize import normalize_location
 
-JUDGES: dict[str, str] = {
+JUDGES: dict[str, str | Callable[..., LocationJudge]] = {
     "exact": "proevent.evaluate.judges:ExactJudge",
     "fuzzy": "proevent.evaluate.judges:FuzzyJudge",
-    "llm": "proevent.llm.judge:LLMJudge",
     "places": "proevent.evaluate.places:PlacesJudge",
 }
+"""Judges by name: this package's as ``"module:Class"`` (loaded on use), and those a stage above
+registers with :func:`register_judge` (``llm``, by :mod:`proevent.llm.judge`)."""
+PROVIDED_ELSEWHERE = {"llm": "proevent.llm.judge"}
+"""Judges that live above the scorer, and the module that registers each."""
+
+
+def register_judge(name: str, factory: Callable[..., LocationJudge]) -> None:
+    """Make ``get_judge(name)`` build a judge with ``factory`` (keyword options passed on)."""
+    JUDGES[name] = factory
 DEFAULT_JUDGES: dict[int, str] = {1: "fuzzy", 2: "places"}
 """The judge each metrics version scores with unless another is chosen (version 1 figures reproduce
 with ``metrics_version=1`` or ``judge="fuzzy"``)."""
@@ -40,6 +48,9 @@ class LocationJudge:
     """Base judge: ``None`` only equals ``None``; equal normalised forms are the same place."""
 
     name: str = "base"
+    can_fail: bool = False
+    """True for judges whose decision can fail (a request, an unparseable verdict): the metrics then
+    count :meth:`failures` as ``judge_errors``."""
     needs_prefetch: bool = False
     """True for judges that decide in batches (an LLM): the evaluator first collects every pair
     they will be asked about and hands them to :meth:`prefetch`."""
@@ -69,6 +80,10 @@ class LocationJudge:
     def decisions(self) -> list[dict[str, Any]]:
         """The pairs decided beyond normalised equality, for writing beside the metrics."""
         return [{"a": a, "b": b, "same": same} for (a, b), same in sorted(self._cache.items())]
+
+    def failures(self) -> list[dict[str, Any]]:
+        """The pairs the judge could not decide (each with its ``error``; scored as different places)."""
+        return []
 
 
 class ExactJudge(LocationJudge):
@@ -100,7 +115,13 @@ def get_judge(name: str | LocationJudge, **kwargs: Any) -> LocationJudge:
     try:
         target = JUDGES[name]
     except KeyError:
-        raise ValueError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}") from None
+        if name in PROVIDED_ELSEWHERE:
+            raise ValueError(f"judge {name!r} is not loaded: import {PROVIDED_ELSEWHERE[name]} (it registers it), "
+                             "or pass the judge object") from None
+        known = ", ".join([*JUDGES, *(k for k in PROVIDED_ELSEWHERE if k not in JUDGES)])
+        raise ValueError(f"unknown judge {name!r}; choose one of {known}") from None
+    if callable(target):
+        return target(**kwargs)
     module, _, attr = target.partition(":")
     try:
         cls = getattr(importlib.import_module(module), attr)

@@ -9,6 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from proevent.io.errors import FormatError
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
 from proevent.model import Key, PredictionLine, Run, RunManifest
@@ -16,6 +18,7 @@ from proevent.model import Key, PredictionLine, Run, RunManifest
 RUN_FILE = "run.json"
 PREDICTIONS_FILE = "predictions.jsonl"
 METRICS_FILE = "metrics.json"
+JUDGE_DECISIONS_FILE = "judge_decisions.jsonl"
 
 def load_run(path: str | Path) -> Run:
     """Load a run folder; every bad line of ``predictions.jsonl`` is reported.
@@ -43,6 +46,39 @@ def load_run(path: str | Path) -> Run:
 
 class RunWriteError(ValueError):
     """A run file could not be written (disk full, read-only folder...); the message names the path."""
+
+
+def metrics_text(metrics: dict[str, Any] | BaseModel) -> str:
+    """``metrics.json``'s text: the metrics object (``EvaluationResult.metrics`` or a
+    :class:`proevent.evaluate.Metrics`) indented by 2, non-ASCII kept, one final newline."""
+    data = metrics.model_dump(mode="json", exclude_unset=True) if isinstance(metrics, BaseModel) else metrics
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_metrics(path: str | Path, metrics: dict[str, Any] | BaseModel) -> Path:
+    """Write the metrics to the file ``path`` (a run's is ``RUN/metrics.json``, :data:`METRICS_FILE`).
+
+    Raises:
+        RunWriteError: naming the path, when it cannot be written (a folder in the way, no
+            permission, a full disk).
+    """
+    target = Path(path)
+    _write_text(target, metrics_text(metrics))
+    return target
+
+
+def write_judge_decisions(run_folder: str | Path, decisions: list[dict[str, Any]]) -> Path:
+    """Write an LLM judge's decisions (one JSON object a line) to the run's ``judge_decisions.jsonl``."""
+    target = Path(run_folder) / JUDGE_DECISIONS_FILE
+    _write_text(target, "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in decisions))
+    return target
+
+
+def _write_text(target: Path, text: str) -> None:
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise RunWriteError(os_error_text(target, exc)) from None
 
 
 def os_error_text(path: str | Path, exc: OSError, what: str = "cannot write") -> str:

@@ -11,3 +11,5 @@ __all__ = [
     "UnsupportedFeature", "UsageTotals", "cache_key", "cost_usd", "find_price", "load_llm_config",
     "price_table", "split_reasoning",
 ]
+
+from proevent.llm import judge as _judge  # noqa: E402,F401 - registers the ``llm`` location judge

@@ -3,10 +3,13 @@ strings name the same place, in the context of the event. Decisions are cached (
 SQLite cache, and in memory per evaluation) and listed by :meth:`decisions` for writing beside
 the metrics.
 
-The evaluator builds it with ``get_judge("llm")``; its model comes from the environment:
-``PROEVENT_JUDGE_MODEL`` / ``PROEVENT_JUDGE_BASE_URL`` / ``PROEVENT_JUDGE_PROFILE``, falling back
-to ``PROEVENT_MODEL`` / ``PROEVENT_BASE_URL`` (the key as for runs: ``PROEVENT_API_KEY`` or
-``OPENAI_API_KEY``, or the profile's ``api_key_env``).
+It lives above the scorer: :class:`LLMJudge` takes an :class:`LLMConfig` and reads nothing
+itself; :func:`llm_judge` builds one with :func:`~proevent.llm.config.load_llm_config` (the
+``PROEVENT_JUDGE_MODEL`` / ``PROEVENT_JUDGE_BASE_URL`` / ``PROEVENT_JUDGE_PROFILE`` choices given
+to it as overrides, else ``PROEVENT_MODEL`` / ``PROEVENT_BASE_URL`` as for runs). Importing this
+module registers it as ``get_judge("llm")``. A failed request or an unparseable verdict is scored
+as "different places" and counted (:meth:`LLMJudge.failures`, ``judge_errors`` in the metrics):
+``evaluate`` refuses such metrics unless ``allow_judge_errors``.
 """
 
 from __future__ import annotations
@@ -15,12 +18,12 @@ import asyncio
 import json
 import os
 import threading
-from collections.abc import Coroutine, Iterable
+from collections.abc import Coroutine, Iterable, Mapping
 from importlib import resources
 from string import Template
 from typing import Any, TypeVar
 
-from proevent.evaluate.judges import LocationJudge
+from proevent.evaluate.judges import LocationJudge, register_judge
 from proevent.evaluate.normalize import normalize_location
 from proevent.llm.client import LLMClient, LLMError
 from proevent.llm.config import LLMConfig, load_llm_config
@@ -79,19 +82,11 @@ def parse_verdict(text: str) -> bool | None:
 
 class LLMJudge(LocationJudge):
     name = "llm"
+    can_fail = True
     needs_prefetch = True
 
-    def __init__(self, config: LLMConfig | None = None, *, model: str | None = None,
-                 base_url: str | None = None, profile: str | None = None, concurrency: int = 16) -> None:
+    def __init__(self, config: LLMConfig) -> None:
         super().__init__()
-        if config is None:
-            env = os.environ
-            config = load_llm_config(
-                profile=profile or env.get("PROEVENT_JUDGE_PROFILE"),
-                overrides={"model": model or env.get("PROEVENT_JUDGE_MODEL"),
-                           "base_urls": base_url or env.get("PROEVENT_JUDGE_BASE_URL"),
-                           "concurrency": concurrency},
-            )
         self.config = config
         self.template = Template(
             resources.files("proevent.llm").joinpath(f"data/judge_location.{PROMPT_VERSION}.txt")
@@ -145,3 +140,25 @@ class LLMJudge(LocationJudge):
             if note:
                 d["error"] = note
         return out
+
+    def failures(self) -> list[dict[str, Any]]:
+        return [d for d in self.decisions() if "error" in d]
+
+
+def llm_judge(config: LLMConfig | None = None, *, model: str | None = None, base_url: str | None = None,
+              profile: str | None = None, concurrency: int = 16, environ: Mapping[str, str] | None = None) -> LLMJudge:
+    """The ``llm`` judge with its config from :func:`load_llm_config`; the judge's own choices
+    (arguments, else ``PROEVENT_JUDGE_PROFILE`` / ``_MODEL`` / ``_BASE_URL``) are its overrides."""
+    if config is None:
+        env = os.environ if environ is None else environ
+        config = load_llm_config(
+            profile=profile or env.get("PROEVENT_JUDGE_PROFILE"),
+            overrides={"model": model or env.get("PROEVENT_JUDGE_MODEL"),
+                       "base_urls": base_url or env.get("PROEVENT_JUDGE_BASE_URL"),
+                       "concurrency": concurrency},
+            environ=environ,
+        )
+    return LLMJudge(config)
+
+
+register_judge("llm", llm_judge)

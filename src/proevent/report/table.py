@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from proevent.cli.evaluate_cmds import pct
+from proevent.evaluate.metrics import CATALOGUE, catalogue_groups, metric_value
+from proevent.evaluate.metrics import percent as pct
 from proevent.report.collect import ScoredRun
 
 PROBLEM_HIGH = 0.9
@@ -28,7 +29,8 @@ _TIE = 1e-12
 @dataclass(frozen=True)
 class Column:
     key: str
-    """Dotted metric key, as in ``metrics.json``'s ``ci`` (``single.insert.recall``)."""
+    """Dotted metric key, as in ``metrics.json``'s ``ci`` (``single.insert.recall``); the columns are
+    the metrics of :data:`proevent.evaluate.metrics.CATALOGUE`."""
     group: str
     short: str
     lower_is_better: bool = False
@@ -38,37 +40,10 @@ class Column:
         return f"{self.group} {self.short}" if self.group not in ("Timing",) else self.short
 
 
-COLUMNS: tuple[Column, ...] = (
-    Column("single.fdr", "Timing", "FDR ↓", lower_is_better=True),
-    Column("single.mnr", "Timing", "MNR ↓", lower_is_better=True),
-    *(
-        Column(f"single.{t}.{m}", t.capitalize(), m[0].upper())
-        for t in ("insert", "update", "delete")
-        for m in ("recall", "precision")
-    ),
-    Column("single.recall", "Overall", "R"),
-    Column("single.precision", "Overall", "P"),
-    Column("multi.esr", "Success rate", "Event"),
-    Column("multi.tsr", "Success rate", "Table"),
+COLUMNS: tuple[Column, ...] = tuple(
+    Column(m.key, m.group, m.short + m.arrow, lower_is_better=m.lower_is_better) for m in CATALOGUE
 )
-GROUPS: tuple[tuple[str, int], ...] = (
-    ("Timing", 2),
-    ("Insert", 2),
-    ("Update", 2),
-    ("Delete", 2),
-    ("Overall", 2),
-    ("Success rate", 2),
-)
-
-
-def metric_value(metrics: dict[str, Any], key: str) -> float | None:
-    """``single.insert.recall`` -> ``metrics["single"]["insert"]["recall"]`` (``None`` when absent)."""
-    node: Any = metrics
-    for part in key.split("."):
-        if not isinstance(node, dict):
-            return None
-        node = node.get(part)
-    return node if isinstance(node, (int, float)) else None
+GROUPS: tuple[tuple[str, int], ...] = catalogue_groups()
 
 
 @dataclass
