@@ -1,4 +1,4 @@
-"""The FastAPI application: ``create_app(config)`` builds it for the viewer, human or review mode."""
+"""The FastAPI application: ``create_app(config)`` builds it for the viewer, human, review or annotate mode."""
 
 from __future__ import annotations
 
@@ -69,6 +69,12 @@ def create_app(config: ServeConfig, dataset: Dataset | None = None) -> FastAPI:
         assert config.human is not None and config.output_path is not None
         state.human = HumanSession.open(dataset, config)
         app.include_router(human_routes.router)
+    elif mode == "annotate":
+        from proevent.web import annotate_routes
+        from proevent.web.annotate import AnnotationSession
+
+        state.annotate = AnnotationSession.open(dataset, config)
+        app.include_router(annotate_routes.router)
     else:
         from proevent.web import viewer_routes
 

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-ServeMode = Literal["viewer", "human", "review"]
+ServeMode = Literal["viewer", "human", "review", "annotate"]
 
 
 class ServeConfig(BaseModel):
@@ -24,6 +24,8 @@ class ServeConfig(BaseModel):
     """Play the agent under this name (human mode)."""
     review: str | None = None
     """Review the cases under this annotator name (review mode)."""
+    annotate: str | None = None
+    """Write the gold operations step by step under this annotator name (annotate mode)."""
     sample: int | None = Field(default=None, ge=1)
     """Human mode: how many questions (single) or cases (multi) to sample; all when ``None``."""
     seed: int = 0
@@ -31,20 +33,21 @@ class ServeConfig(BaseModel):
     context: int = Field(default=20, ge=0)
     """Human mode: earlier messages shown per chat, as an agent's observation holds them."""
     out: Path | None = None
-    """Human mode: the run folder; review mode: the annotations file. A default is derived."""
+    """Human mode: the run folder; review and annotate modes: the annotations file. A default is derived."""
     flagged_first: bool = True
     """Review mode: the cases the validator flagged come first."""
     judge: str = "fuzzy"
 
     @model_validator(mode="after")
     def _one_mode(self) -> ServeConfig:
-        if self.human is not None and self.review is not None:
-            raise ValueError("--human and --review cannot be used together")
-        for name in (self.human, self.review):
+        used = [f"--{k}" for k in ("human", "review", "annotate") if getattr(self, k) is not None]
+        if len(used) > 1:
+            raise ValueError(f"{' and '.join(used)} cannot be used together")
+        for name in (self.human, self.review, self.annotate):
             if name is not None and (not name.strip() or any(c in name for c in "/\\\0")):
                 raise ValueError(f"invalid name {name!r}: use letters, digits, spaces, '-' or '_'")
         if self.serve_mode != "viewer" and self.runs:
-            raise ValueError("runs are shown only in the viewer; drop them with --human/--review")
+            raise ValueError("runs are shown only in the viewer; drop them with --human/--review/--annotate")
         return self
 
     @property
@@ -53,6 +56,8 @@ class ServeConfig(BaseModel):
             return "human"
         if self.review is not None:
             return "review"
+        if self.annotate is not None:
+            return "annotate"
         return "viewer"
 
     @property
@@ -64,6 +69,8 @@ class ServeConfig(BaseModel):
             return Path(f"human-{_slug(self.human)}")
         if self.review is not None:
             return Path(f"review-{_slug(self.review)}") / "annotations.jsonl"
+        if self.annotate is not None:
+            return self.dataset / f"gold-{_slug(self.annotate)}.jsonl"
         return None
 
     @property

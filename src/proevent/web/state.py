@@ -26,6 +26,8 @@ class WebState:
     """A :class:`proevent.web.human.HumanSession` in human mode."""
     review: Any = None
     """A :class:`proevent.web.review.ReviewStore` in review mode."""
+    annotate: Any = None
+    """A :class:`proevent.web.annotate.AnnotationSession` in annotate mode."""
     search_texts: dict[str, str] = field(default_factory=dict)
     """case_id -> the case's text as search sees it, filled on first search."""
     labels: dict[str, str] = field(default_factory=dict)
