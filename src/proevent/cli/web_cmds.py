@@ -1,4 +1,4 @@
-"""``proevent serve`` (viewer, human and review modes) and ``proevent agreement``."""
+"""``proevent serve`` (viewer, human, review and annotate modes) and ``proevent agreement``."""
 
 from __future__ import annotations
 
@@ -18,26 +18,30 @@ def serve_command(
     port: int = typer.Option(8000, help="Port."),
     human: str | None = typer.Option(None, help="Human mode: play the agent under this name."),
     review: str | None = typer.Option(None, help="Review mode: judge each case under this annotator name."),
+    annotate: str | None = typer.Option(None, help="Annotate mode: write the gold operations under this name."),
+    export: Path | None = typer.Option(
+        None, help="Annotate mode: write the annotated dataset to this folder and exit (no server)."),
     sample: int | None = typer.Option(None, help="Human mode: sample this many cases; review mode: review this many, the flagged ones first (default: all)."),
     seed: int = typer.Option(0, help="Human mode: sampling seed."),
     mode: str = typer.Option("single", help="Human mode: single (gold timetable given) or multi."),
     context: int = typer.Option(20, help="Human mode: earlier messages shown per chat."),
     out: Path | None = typer.Option(
         None, help="Human mode: run folder (default human-NAME); review mode: annotations file "
-        "(default review-NAME/annotations.jsonl)."),
+        "(default review-NAME/annotations.jsonl); annotate mode: gold file (default DATASET/gold-NAME.jsonl)."),
     judge: str = typer.Option("fuzzy", help="Location judge used to colour the runs: exact or fuzzy."),
     flagged_first: bool = typer.Option(
         True, "--flagged-first/--dataset-order",
         help="Review mode: the cases `proevent validate` flags come first (default), or dataset order."),
 ) -> None:
-    """Browse DATASET and RUNs in a browser, play the agent (--human) or review cases (--review)."""
+    """Browse DATASET and RUNs in a browser, play the agent (--human), review cases (--review) or write
+    the gold step by step (--annotate)."""
     from rich.markup import escape
 
     from proevent.web.config import ServeConfig
 
     settings = {"dataset": dataset, "runs": runs or [], "host": host, "port": port, "human": human,
-                "review": review, "sample": sample, "seed": seed, "mode": mode, "context": context, "out": out,
-                "judge": judge, "flagged_first": flagged_first}
+                "review": review, "annotate": annotate, "sample": sample, "seed": seed, "mode": mode,
+                "context": context, "out": out, "judge": judge, "flagged_first": flagged_first}
     config = build_config(ServeConfig, settings, source="proevent serve",
                           flags={k: f"--{k.replace('_', '-')}" for k in settings if k not in ("dataset", "runs")})
     try:
@@ -49,8 +53,18 @@ def serve_command(
 
     if not config.is_loopback:
         warn(f"binding {host}: anyone who can reach this address can read the dataset and write answers")
+    if export is not None and annotate is None:
+        raise fail("--export writes an annotated dataset: give --annotate NAME too")
     web_app = create_app(config)
     state = web_app.state.web
+    if export is not None:
+        from proevent.web.annotate import export_report, report_text
+
+        try:
+            say(report_text(export_report(state.annotate, export)))
+        finally:
+            state.annotate.close()
+        return
     for banner in state.banners():
         err_console.print(f"[yellow]{escape(banner['level'])}:[/yellow] {escape(banner['title'])}", highlight=False)
         for line in banner["lines"]:
@@ -59,14 +73,16 @@ def serve_command(
     first = f"; {flagged} cases flagged by the validator come first" if flagged and flagged_first else ""
     what = {"viewer": f"{len(state.dataset.cases)} cases, {len(state.runs)} run(s)",
             "human": f"human mode as {human}, answers in {config.output_path}",
-            "review": f"review mode as {review}, annotations in {config.output_path}{first}"}[config.serve_mode]
+            "review": f"review mode as {review}, annotations in {config.output_path}{first}",
+            "annotate": f"annotate mode as {annotate}, gold in {config.output_path}"}[config.serve_mode]
     shown_host = f"[{host}]" if ":" in host else host
     say(f"proevent serve: {what}\nopen http://{shown_host}:{port}/  (Ctrl-C to stop)")
     try:
         uvicorn.run(web_app, host=host, port=port, log_level="warning")
     finally:
-        if state.human is not None:
-            state.human.close()
+        for session in (state.human, state.annotate):
+            if session is not None:
+                session.close()
 
 
 @app.command("agreement")

@@ -24,6 +24,7 @@ keeps the dataset's gold (empty for an import); so does a step not annotated yet
 from __future__ import annotations
 
 import os
+import shlex
 import threading
 import uuid
 from dataclasses import dataclass
@@ -425,3 +426,28 @@ class AnnotationSession:
         ann = manifest.generator.get("annotation")
         return (isinstance(ann, dict) and ann.get("annotator") == self.annotator
                 and isinstance(ann.get("source"), dict) and ann["source"].get("sha256") == self.dataset.sha256)
+
+
+def export_report(session: AnnotationSession, out: Path | None = None) -> dict[str, Any]:
+    """:meth:`AnnotationSession.export`, described: the folder, whether it replaced an earlier
+    export, its counts and checksum, and the commands that check and score it.
+
+    Raises:
+        ValueError, FileExistsError: as :meth:`AnnotationSession.export`.
+    """
+    dataset, replaced = session.export(out)
+    folder = str(dataset.path)
+    runs = shlex.quote(f"{folder}-runs/oracle")
+    return {"path": folder, "replaced": replaced, "cases": dataset.manifest.counts.cases,
+            "steps": dataset.manifest.counts.steps, "sha256": dataset.sha256,
+            "commands": [f"proevent validate {shlex.quote(folder)}",
+                         f"proevent run {shlex.quote(folder)} --agent oracle --out {runs} --no-progress",
+                         f"proevent evaluate {shlex.quote(folder)} {runs}"]}
+
+
+def report_text(report: dict[str, Any]) -> str:
+    """The export report as the CLI prints it."""
+    again = " (replacing the earlier export)" if report["replaced"] else ""
+    return "\n".join([f"wrote {report['path']}{again}: {report['cases']} case(s), {report['steps']} steps, "
+                      f"sha256 {report['sha256'][:12]}…", "check and score it with:",
+                      *(f"  {c}" for c in report["commands"])])

@@ -3,7 +3,6 @@ operations, saving a step, exporting the annotated dataset."""
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
@@ -12,7 +11,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from proevent.model import ATTRIBUTES
-from proevent.web.annotate import AnnotationSession
+from proevent.web.annotate import AnnotationSession, export_report
 from proevent.web.caseview import describe_op, event_row, timetable_rows
 from proevent.web.human import Item
 from proevent.web.human_routes import _form as read_form
@@ -144,15 +143,8 @@ async def save_step(request: Request) -> Response:
 
 @router.post("/annotate/export")
 def export(request: Request) -> Response:
-    session = _session(request)
     try:
-        dataset, replaced = session.export()
+        exported = export_report(_session(request))
     except (ValueError, FileExistsError) as exc:
         return render_done(request, error=str(exc))
-    folder = shlex.quote(str(dataset.path))
-    commands = [f"proevent validate {folder}",
-                f"proevent run {folder} --agent oracle --out {shlex.quote(str(dataset.path) + '-runs')}/oracle",
-                f"proevent evaluate {folder} {shlex.quote(str(dataset.path) + '-runs')}/oracle"]
-    exported = {"path": str(dataset.path), "replaced": replaced, "cases": dataset.manifest.counts.cases,
-                "steps": dataset.manifest.counts.steps, "sha256": dataset.sha256, "commands": commands}
     return render_done(request, exported=exported)
