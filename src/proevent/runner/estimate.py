@@ -10,6 +10,7 @@ one the model would build.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from proevent.runner.batch import execute
 from proevent.runner.config import RunConfig
 
 _EMPTY_ANSWER = '{"ops": []}'
+_LINES = re.compile(r"(?<=\n)(?=[^\n])")
+"""Split after each run of newlines."""
 
 
 def token_counter() -> tuple[Callable[[str], int], str]:
@@ -42,22 +45,36 @@ class CountingClient:
 
     def __init__(self, config: LLMConfig, count: Callable[[str], int]) -> None:
         self.config = config
-        self.count = count
+        self._count = count
+        self._counted: dict[str, int] = {}
         self.price = config.price or find_price(config.model)
         self.priced = self.price is not None
         self.totals = UsageTotals()
 
     async def chat(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
                    json_mode: bool | None = None, repeat: int = 0) -> Completion:
-        text = "".join(str(m.get("content") or "") for m in messages)
+        parts = [str(m.get("content") or "") for m in messages]
         if tools:
-            text += json.dumps(tools, ensure_ascii=False)
-        prompt = self.count(text)
+            parts.append(json.dumps(tools, ensure_ascii=False))
+        prompt = sum(self.count(part) for part in parts)
         cost = cost_usd(self.price, prompt, 0)
         self.totals.requests += 1
         self.totals.add(prompt, 0, cost)
         return Completion(text=_EMPTY_ANSWER, raw=_EMPTY_ANSWER, prompt_tokens=prompt, cost_usd=cost,
                           message={"role": "assistant", "content": _EMPTY_ANSWER})
+
+    def count(self, text: str) -> int:
+        """Tokens of one message's text, counted line by line, each distinct line once: the
+        instructions, the timetable and the earlier messages of a chat repeat from prompt to prompt.
+        The sum is exact for o200k, whose pre-tokenizer never joins a newline run to the text after
+        it (a test holds the two counts equal on generated prompts)."""
+        total = 0
+        for piece in _LINES.split(text):
+            tokens = self._counted.get(piece)
+            if tokens is None:
+                tokens = self._counted[piece] = self._count(piece)
+            total += tokens
+        return total
 
     async def aclose(self) -> None:
         return None
