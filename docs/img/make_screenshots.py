@@ -3,7 +3,11 @@
     python docs/img/make_screenshots.py
 
 Generates 30 cases (seed 3) and a ``rules`` run in a temporary folder, serves them on 127.0.0.1
-and saves ``case-page.png`` (pe-00016, step 2) and ``human-mode.png`` next to this script.
+and saves ``case-page.png`` (pe-00016, step 2) and ``human-mode.png`` next to this script; runs
+``proevent quickstart`` as the README's first line does (60 cases, seed 0) and saves the top of
+its ``index.html`` as ``report.png``.
+
+    python docs/img/make_screenshots.py report     # report.png only
 """
 
 from __future__ import annotations
@@ -20,10 +24,29 @@ from proevent.web import ServeConfig, create_app  # noqa: E402
 from web.server import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 
 
+def report_screenshot(exe: str) -> None:
+    """``report.png``: the page the quickstart writes, opened from disk as a reader opens it."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([exe, "quickstart"], cwd=tmp, check=True, capture_output=True)
+        index = Path(tmp) / "proevent-quickstart" / "report" / "index.html"
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(index.as_uri())
+            page.screenshot(path=str(HERE / "report.png"))
+            browser.close()
+    print(f"wrote {HERE / 'report.png'}")
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     exe = str(Path(sys.executable).with_name("proevent"))
+    report_screenshot(exe)
+    if sys.argv[1:] == ["report"]:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         ds, run = Path(tmp) / "proevent-synth", Path(tmp) / "rules"
         subprocess.run([exe, "generate", "--out", str(ds), "--cases", "30", "--seed", "3"], check=True,
