@@ -82,6 +82,8 @@ class StepGold:
     """Index of an operation -> why it no longer applies (it is left out of ``after``)."""
     keys: dict[str, str]
     """Id of an event of ``before`` -> its stable key."""
+    after_keys: dict[str, str]
+    """Id of an event of ``after`` -> its stable key."""
 
 
 def _resolve(before: Timetable, keys: dict[str, str], ops: list[Any], refs: list[str]
@@ -113,7 +115,7 @@ def replay_step(before: Timetable, keys: dict[str, str], ops: list[Any], refs: l
     inserts = [refs[i] for i, op in enumerate(parsed) if isinstance(op, InsertOp)]
     new_keys.update(zip(result.inserted_ids, inserts, strict=True))
     return StepGold(before=before, after=result.timetable, ops=resolved, refs=list(refs), flags=flags,
-                    keys=new_keys)
+                    keys=dict(keys), after_keys=new_keys)
 
 
 def refs_for(ops: list[Any], keys: dict[str, str], prefix: str) -> list[str]:
@@ -229,7 +231,7 @@ class AnnotationSession:
             ops = [op_to_json(op) for op in step.gold_ops]
             refs = refs_for(ops, keys, f"ds:{step.t}:")
             gold = replay_step(table, keys, ops, refs)
-            table, keys = gold.after, gold.keys
+            table, keys = gold.after, gold.after_keys
             out.append(refs)
         return out
 
@@ -248,7 +250,7 @@ class AnnotationSession:
         for step in case.steps:
             gold = replay_step(table, keys, *self._in_effect(case, step.t))
             out.append(gold)
-            table, keys = gold.after, gold.keys
+            table, keys = gold.after, gold.after_keys
         return out
 
     def step(self, item: Item) -> StepGold:
