@@ -142,10 +142,14 @@ async def generate_with(config: GeneratorConfig, realizer: Realizer,
         nonlocal done
         try:
             for attempt in range(config.max_attempts):
+                snapshot = None
                 try:
-                    plan = await realised_plan(index, attempt, config, realizer)
-                    snapshot = copy.deepcopy(plan) if variants else None
-                    case = checked(finish_case(plan))
+                    if variants:  # the realised plan is kept for the variants (finishing changes it)
+                        plan = await realised_plan(index, attempt, config, realizer)
+                        snapshot = copy.deepcopy(plan)
+                        case = checked(finish_case(plan))
+                    else:
+                        case = await attempt_case(index, attempt, config, realizer)
                 except CaseRejected as exc:
                     rejected[exc.reason] += 1
                     continue
