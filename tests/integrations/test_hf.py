@@ -17,11 +17,11 @@ pytest.importorskip("pyarrow")
 import pyarrow.parquet as pq  # noqa: E402
 
 from fixtures import TINY  # noqa: E402
+from proevent.agents import build_observation  # noqa: E402
 from proevent.cli import app  # noqa: E402
 from proevent.integrations.hf import CASES_PARQUET, QUESTIONS_PARQUET, export_hf, import_hf  # noqa: E402
 from proevent.integrations.hf_card import field_descriptions  # noqa: E402
 from proevent.io import FormatError, dumps_line, load_dataset, sha256_file, write_dataset  # noqa: E402
-from proevent.agents import build_observation  # noqa: E402
 from proevent.model import Case, Timetable  # noqa: E402
 
 
