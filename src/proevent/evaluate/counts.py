@@ -1,8 +1,8 @@
 """From prediction lines to the counts each question and each case adds to the spec's sums.
 
-The one place that says what a question or a case counts for: ``evaluate``, the inspect scorer,
-the viewer and the paired comparison all read :func:`question_counts` and :func:`case_counts`
-(and :attr:`QuestionScore.exact`), so a rule changed here changes every figure.
+What a question counts for is :meth:`QuestionScore.counts` (and :attr:`QuestionScore.exact`,
+read from it); a case, :func:`case_counts`. ``evaluate``, the inspect scorer, the viewer and the
+paired comparison all read them, so a rule changed there changes every figure.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from proevent.evaluate.equivalence import Comparator
 from proevent.evaluate.multi import CaseTrace, replay_case
 from proevent.evaluate.single import QuestionScore, score_question
-from proevent.model import OP_TYPES, AnyOp, Case, PredictionLine, parse_ops
+from proevent.model import AnyOp, Case, PredictionLine, parse_ops
 
 
 def line_ops(line: PredictionLine | None) -> list[AnyOp]:
@@ -37,23 +37,8 @@ def replay_lines(case: Case, lines: Mapping[int, PredictionLine], comparator: Co
 
 
 def question_counts(q: QuestionScore) -> dict[str, int]:
-    """What one single-step question adds to the sums (the ``SINGLE_FIELDS`` of the aggregation):
-    a question with no gold operation is ``empty`` (a false detection when anything is predicted),
-    one with gold operations ``need``s an answer (missed when nothing is predicted); |P|, |G| and
-    |P∩G| overall and per operation type; missing and errored lines and invalid operations."""
-    g, p, m = len(q.gold), len(q.pred), len(q.matches)
-    out = {
-        "questions": 1, "empty": int(g == 0), "fd": int(g == 0 and p > 0), "need": int(g > 0),
-        "mn": int(g > 0 and p == 0), "p": p, "g": g, "m": m,
-    }
-    for t in OP_TYPES:
-        out[f"p_{t}"] = sum(1 for op in q.pred if op.op == t)
-        out[f"g_{t}"] = sum(1 for op in q.gold if op.op == t)
-        out[f"m_{t}"] = sum(1 for _, j in q.matches if q.gold[j].op == t)
-    out["missing"] = int(q.missing)
-    out["errors"] = int(q.error is not None)
-    out["invalid_ops"] = len(q.invalid)
-    return out
+    """What one single-step question adds to the sums: :meth:`QuestionScore.counts`."""
+    return q.counts()
 
 
 def case_counts(trace: CaseTrace) -> dict[str, int]:

@@ -40,17 +40,30 @@ class QuestionScore:
 
     @property
     def exact(self) -> bool:
-        """Exactly right: answered without error, every operation valid and matched both ways.
-        The one rule the viewer, the comparison and the error analysis read."""
-        return not (self.missing or self.error or self.unmatched_pred or self.unmatched_gold or self.invalid)
+        """Exactly right: answered without error, every operation valid and matched both ways
+        (read from :meth:`counts`). The rule the viewer and the comparison read."""
+        c = self.counts()
+        return not (self.missing or self.error) and c["invalid_ops"] == 0 and c["m"] == c["p"] == c["g"]
 
     def counts(self) -> dict[str, int]:
-        """|P|, |G|, |P∩G| overall and per operation type."""
-        out = {"p": len(self.pred), "g": len(self.gold), "m": len(self.matches)}
+        """What this question adds to the spec's sums (the aggregation's ``SINGLE_FIELDS``): a
+        question with no gold operation is ``empty`` (a false detection when anything is
+        predicted), one with gold operations ``need``s an answer (missed when nothing is
+        predicted); |P|, |G| and |P∩G| overall and per operation type; missing and errored lines
+        and invalid operations. The one count function: ``evaluate``, the inspect scorer, the
+        viewer and the comparison all read it."""
+        g, p, m = len(self.gold), len(self.pred), len(self.matches)
+        out = {
+            "questions": 1, "empty": int(g == 0), "fd": int(g == 0 and p > 0), "need": int(g > 0),
+            "mn": int(g > 0 and p == 0), "p": p, "g": g, "m": m,
+        }
         for t in OP_TYPES:
             out[f"p_{t}"] = sum(1 for op in self.pred if op.op == t)
             out[f"g_{t}"] = sum(1 for op in self.gold if op.op == t)
             out[f"m_{t}"] = sum(1 for _, j in self.matches if self.gold[j].op == t)
+        out["missing"] = int(self.missing)
+        out["errors"] = int(self.error is not None)
+        out["invalid_ops"] = len(self.invalid)
         return out
 
 

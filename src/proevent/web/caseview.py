@@ -211,7 +211,7 @@ def single_view(q: Any, before: list[Event], errors: list[Any] = (), labels: dic
         view.note = why_gold.get(j, "")
         gold.append(view)
     return {"pred": pred, "gold": gold, "missing": q.missing, "error": q.error,
-            "exact": not (q.missing or q.error or q.unmatched_pred or q.unmatched_gold or q.invalid)}
+            "exact": q.exact}
 
 
 def multi_view(trace: Any, t: int, raw_ops: list[Any] | None) -> dict[str, Any] | None:

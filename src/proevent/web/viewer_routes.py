@@ -166,7 +166,7 @@ def step_marks(state: WebState, case: Case, t: int) -> dict[str, Any]:
         trace = run.traces.get(case.case_id)
         ok: bool | None = None
         if q is not None and not q.missing:
-            ok = not (q.error or q.unmatched_pred or q.unmatched_gold or q.invalid)
+            ok = q.exact
         if trace is not None:
             st = next((s for s in trace.steps if s.t == t), None)
             if st is not None and not st.missing:

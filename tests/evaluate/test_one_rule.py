@@ -1,0 +1,55 @@
+"""One rule, one place: change what a question counts for (``QuestionScore.counts``) and the
+report's table, the viewer's outcomes and the inspect scorer's counts all follow."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures import FLAWED_RUN, TINY, load_example_run, load_tiny
+from proevent.evaluate import QuestionScore, evaluate
+from proevent.report import build_table, load_scored_runs
+from proevent.report.table import COLUMNS
+from proevent.web.caseview import single_view
+from proevent.web.scoring import load_run_view
+
+_ORIGINAL = QuestionScore.counts
+
+
+def _lenient(self: QuestionScore) -> dict[str, int]:
+    """Another rule, for the test: an answer counts as the gold (|P| = |P∩G| = |G|)."""
+    out = _ORIGINAL(self)
+    out["p"] = out["m"] = out["g"]
+    return out
+
+
+def test_a_changed_count_rule_reaches_report_viewer_and_inspect(monkeypatch) -> None:
+    ds, run = load_tiny(), load_example_run("flawed")
+    before = evaluate(ds, run, ci=False, judge="fuzzy").questions
+    exact_before = [q.exact for q in before]
+
+    monkeypatch.setattr(QuestionScore, "counts", _lenient)
+
+    # the report: its overall recall is the new rule's
+    [scored] = load_scored_runs([FLAWED_RUN], dataset=TINY, judge="fuzzy", n_boot=0)
+    recall = build_table([scored]).rows[0].cells[[c.key for c in COLUMNS].index("single.recall")].value
+    assert recall == 1.0  # 8/13 under the real rule (examples/README.md)
+
+    # the viewer: the case page marks a question exact by the new rule (and the step marks,
+    # the solved filter read the same property); some questions flip
+    view = load_run_view(0, FLAWED_RUN, ds, "fuzzy")
+    flipped = 0
+    for q, was_exact in zip(before, exact_before):
+        lenient = not (q.missing or q.error or q.invalid)
+        shown = single_view(view.questions[(q.case_id, q.t)], ds.case(q.case_id).timetable_before(q.t))
+        assert shown["exact"] is lenient
+        flipped += lenient and not was_exact
+    assert flipped > 0
+
+    # the inspect scorer: a question's counts are the new rule's
+    pytest.importorskip("inspect_ai")
+    from proevent.integrations.inspect_scorer import single_counts
+
+    for q in before:
+        line = run.lines.get((q.case_id, "single", q.t, 0))
+        counts = single_counts(ds, q.case_id, q.t, line, "fuzzy")
+        assert counts["m"] == counts["p"] == len(q.gold)
