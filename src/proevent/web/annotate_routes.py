@@ -3,6 +3,7 @@ operations, saving a step, exporting the annotated dataset."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
@@ -97,48 +98,53 @@ def render_step(request: Request, item: Item, error: str | None = None) -> HTMLR
     )
 
 
-@router.post("/annotate/op")
-async def add_op(request: Request) -> Response:
+async def _on_step(request: Request, action: Callable[[AnnotationSession, Item, dict[str, Any]], None],
+                   then: Callable[[AnnotationSession, Item], str] = lambda _, item: step_url(item)) -> Response:
+    """Apply ``action`` to the step the form names, then go to ``then``'s page; a refusal shows the
+    step again with its message; a form for no step to annotate goes to the start."""
     session = _session(request)
     data, item = await read_form(request)
     if item is None or item not in session.items:
         return RedirectResponse("/", status_code=303)
     try:
-        session.add_op(item, op_from_form(data, session.cases[item.case_id].people()))
+        action(session, item, data)
     except ValueError as exc:
         return render_step(request, item, error=str(exc))
-    return RedirectResponse(step_url(item), status_code=303)
+    return RedirectResponse(then(session, item), status_code=303)
+
+
+def _add(session: AnnotationSession, item: Item, data: dict[str, Any]) -> None:
+    session.add_op(item, op_from_form(data, session.cases[item.case_id].people()))
+
+
+def _remove(session: AnnotationSession, item: Item, data: dict[str, Any]) -> None:
+    index = ascii_int(str(data.get("index", "")))
+    if index is None:
+        raise ValueError("index: not an operation of the draft")
+    session.remove_op(item, index)
+
+
+def _after_save(session: AnnotationSession, item: Item) -> str:
+    """The first step the save flags, else the next step not annotated, else the start."""
+    flagged = list(session.flagged())
+    later = [it for it in session.items[session.items.index(item) + 1:] if it not in session.saved]
+    target = flagged[0] if flagged else later[0] if later else session.current()
+    return step_url(target) if target is not None else "/"
+
+
+@router.post("/annotate/op")
+async def add_op(request: Request) -> Response:
+    return await _on_step(request, _add)
 
 
 @router.post("/annotate/remove")
 async def remove_op(request: Request) -> Response:
-    session = _session(request)
-    data, item = await read_form(request)
-    index = ascii_int(str(data.get("index", "")))
-    if item is None or index is None or item not in session.items:
-        return RedirectResponse("/", status_code=303)
-    try:
-        session.remove_op(item, index)
-    except ValueError as exc:
-        return render_step(request, item, error=str(exc))
-    return RedirectResponse(step_url(item), status_code=303)
+    return await _on_step(request, _remove)
 
 
 @router.post("/annotate/save")
 async def save_step(request: Request) -> Response:
-    """Save the step's gold, then go to the first step it flags, else the next step not annotated."""
-    session = _session(request)
-    _, item = await read_form(request)
-    if item is None or item not in session.items:
-        return RedirectResponse("/", status_code=303)
-    try:
-        session.save(item)
-    except ValueError as exc:
-        return render_step(request, item, error=str(exc))
-    flagged = list(session.flagged())
-    later = [it for it in session.items[session.items.index(item) + 1:] if it not in session.saved]
-    target = flagged[0] if flagged else later[0] if later else session.current()
-    return RedirectResponse(step_url(target) if target is not None else "/", status_code=303)
+    return await _on_step(request, lambda session, item, _: session.save(item), _after_save)
 
 
 @router.post("/annotate/export")
