@@ -272,3 +272,21 @@ def test_any_edit_of_an_earlier_step_exports_a_valid_dataset_once_its_flags_are_
             table = result.timetable
     finally:
         session.close()
+
+
+def test_a_dataset_with_gold_starts_from_it_and_saving_as_offered_keeps_it(dataset_dir: Path, tmp_path: Path) -> None:
+    ds = load_dataset(dataset_dir)
+    session = AnnotationSession.open(ds, ServeConfig(dataset=dataset_dir, annotate="Ann", out=tmp_path / "g.jsonl"))
+    try:
+        first = session.current()
+        assert session.draft(first)[0] == [op.model_dump(mode="json") for op in
+                                           ds.case(first.case_id).steps[first.t - 1].gold_ops]
+        while (item := session.current()) is not None:
+            session.save(item)
+        exported, replaced = session.export(tmp_path / "again")
+    finally:
+        session.close()
+    assert not replaced
+    for old, new in zip(ds.cases, exported.cases, strict=True):
+        assert [(s.gold_ops, s.gold_timetable) for s in new.steps] == [(s.gold_ops, s.gold_timetable)
+                                                                       for s in old.steps]
