@@ -25,20 +25,28 @@ _ABBR = _abbreviations()
 _MONTH_WORD = re.compile(r"\b(?:" + "|".join(vocabulary().month_abbreviations) + r")", re.IGNORECASE)
 
 
+_WEEKDAY_FIRST = re.compile(r"^(?:mon|tue|wed|thu|fri|sat|sun)\w* (?:the )?\d", re.IGNORECASE)
+_MONTH_FORM = re.compile(r"^(?:\d+(?:st|nd|rd|th)? [a-z]+|(?!the )[a-z]+ \d+(?:st|nd|rd|th)?)$", re.IGNORECASE)
+
+
 def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:
     forms = [f for f in date_phrases(date.fromisoformat(day[:10]), at, formal) if not f.startswith("on ")]
-    if not formal and rng.random() < 0.75:
+    if formal:
+        return rng.choice(forms)
+    if rng.random() < 0.8:
         # in chats a day is mostly one short lower-case word: "fri", "thurs", "tmrw"
         short = [f.lower() for f in forms if " " not in f]
         short += [a for f in short for a in _ABBR.get(f, ())]
         if short:
             return rng.choice(short)
-    if not formal and rng.random() < 0.85:
-        # and near dates are rarely written with their month: "the 14th", "sat 14th", "next fri"
-        plain = [f for f in forms if not _MONTH_WORD.search(f)]
-        if plain:
-            return rng.choice(plain)
-    return rng.choice(forms)
+    # a day further off: mostly its weekday with the date ("sat 14th") or a day and a month
+    # ("14 march"), in lower case; "the 14th" alone less often
+    roll = rng.random()
+    pool = ([f for f in forms if _WEEKDAY_FIRST.match(f)] if roll < 0.45 else
+            [f for f in forms if _MONTH_FORM.match(f)] if roll < 0.75 else
+            [f for f in forms if not _MONTH_WORD.search(f)])
+    text = rng.choice(pool or forms)
+    return text.lower() if rng.random() < 0.85 else text
 
 
 def part_of_day(hours: tuple[int, int] | None, rng: random.Random) -> str | None:
@@ -89,15 +97,31 @@ def duration_words(minutes: int, rng: random.Random) -> str | None:
     return rng.choice(forms) if forms else None
 
 
+_SPACED = re.compile(r"\d (?:am|pm)\b|\buntil\b|\bfrom\b.*\bto\b|^like ")
+"""Forms chats rarely use: "7 pm" (people type "7pm"), "from 7 pm until 9 pm", "like 7ish"."""
+
+
+def _casual(forms: list[str]) -> list[str]:
+    return [f for f in forms if not _SPACED.search(f)] or forms
+
+
+def _bare(h: int, m: int, rng: random.Random, spoken: bool = False) -> str:
+    """The hour as a bare number ("7", "7:30"); ``spoken``: sometimes in words ("half 7", not in a range)."""
+    h12 = h % 12 or 12
+    said = {15: (f"quarter past {h12}",), 30: (f"half {h12}",),
+            45: (f"quarter to {h12 % 12 + 1}",)}.get(m, ()) if spoken and rng.random() < 0.3 else ()
+    return str(h12) if m == 0 else rng.choice(said or (f"{h12}:{m:02d}", f"{h12}:{m:02d}", f"{h12}.{m:02d}"))
+
+
 def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
                hours: tuple[int, int] | None = None, used: set[str] | None = None) -> str:
-    """A clock time (and its end), sometimes as people write it: "8", "8 for two hours"."""
+    """A clock time (and its end), sometimes as people write it: "8", "8 for two hours", "7-9"."""
     used = used if used is not None else set()
     h, m = _hm(start)
-    clock = rng.choice(time_phrases(h, m, formal))
-    if not formal and natural_half(h, hours) and rng.random() < 0.85:
-        h12 = h % 12 or 12
-        clock = str(h12) if m == 0 else rng.choice((f"{h12}:{m:02d}", f"{h12}.{m:02d}"))
+    clock = rng.choice(time_phrases(h, m, formal) if formal else _casual(time_phrases(h, m, formal)))
+    bare = not formal and natural_half(h, hours) and rng.random() < 0.85
+    if bare:
+        clock = _bare(h, m, rng, spoken=end is None)
         used.add("bare_hour")
     if "ish" in clock:
         used.add("approximate_time")
@@ -107,7 +131,13 @@ def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
         if dur and rng.random() < (0.5 if not formal else 0.25):
             used.add("duration")
             return f"{clock} for {dur}"
-        return rng.choice(range_phrases(_hm(start), _hm(end), formal))
+        if bare and 0 < minutes < 12 * 60:
+            # the end read as the first of its readings after the start: "7-9", "11 till 1"
+            until = _bare(*_hm(end), rng).replace(".", ":")  # "7 till 9.15" hides its end
+            return rng.choice((f"{clock}-{until}", f"{clock} till {until}", f"{clock} till {until}",
+                               f"{clock} to {until}"))
+        ranges = range_phrases(_hm(start), _hm(end), formal)
+        return rng.choice(ranges if formal else _casual(ranges))
     return clock
 
 
@@ -130,11 +160,10 @@ def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: ran
         forms = [f"{day} at {clock}", f"{day}, {clock}"] if not ranged else [f"{day}, {clock}", f"{day} {clock}"]
     else:
         relative = day.lower().startswith(("today", "tomorrow", "tmr", "the day after", "this ", "next "))
-        time_first = f"{clock} {day}" if clock[-1].isalpha() or relative or " for " in clock else (
-            f"{clock} on {day}")
-        forms = [f"{day} {clock}", time_first] + ([] if clock.startswith("from") else [f"{day} at {clock}"])
-        if not ranged:
-            forms.append(f"{day} @ {clock}")
+        time_first = f"{clock} {day}" if (clock[-1].isalpha() or relative or " for " in clock) and not (
+            day[0].isdigit()) else f"{clock} on {day}"  # "for 1h 2 april" reads as 1h2
+        # "at" before a range hides its end ("sat at 7-9pm" reads as 7 only)
+        forms = [f"{day} {clock}", time_first] + ([] if clock.startswith("from") or ranged else [f"{day} at {clock}"])
         if end is not None and not ranged:
             forms = [f"{day} at {clock}"]
         if clock.isdigit():  # a bare hour reads best after the day: "fri 8", "sat at 9"
@@ -142,9 +171,10 @@ def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: ran
     text = rng.choice(forms)
     if text.startswith(f"{day} {clock}") and day.split()[-1].lower() in MONTHS and clock[0].isdigit() or (
             clock.isdigit() and day[-1].isdigit()):
-        text = f"{day} at {clock}"  # "25 January 6 till 9pm" reads as January 6
+        text = f"{clock} on {day}" if ranged and not formal else f"{day} at {clock}"  # "25 January 6 till 9pm"
     if end is not None and not ranged:
-        text += f" until {day_words(end, at, formal, rng)} {rng.choice(time_phrases(*_hm(end), formal))}"
+        until = "until" if formal else "till"
+        text += f" {until} {day_words(end, at, formal, rng)} {rng.choice(time_phrases(*_hm(end), formal))}"
     return text
 
 

@@ -136,7 +136,7 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
     if rng.random() < 0.35:  # thumbs skip apostrophes and capitals: "im", "cant", "i'll"
         parts = [p if p.startswith("{") else _DROPPED.sub(lambda m: m.group(0).replace("'", "").lower(), p)
                  for p in parts]
-    if rng.random() < 0.5:
+    if rng.random() < 0.3:
         parts = [p if p.startswith("{") else re.sub(r"\bI\b", "i", p) for p in parts]
     if voice == "casual":  # a habit of the writer: "you" here, "u" in the terse and emoji voices
         parts = [p if p.startswith("{") else _YOU.sub(lambda m: _YOU_FULL[m.group(0)], p) for p in parts]
@@ -172,7 +172,22 @@ def _reason(kind: str, voice: str, category: str | None, rng: random.Random) -> 
     register = "formal" if voice == "formal" else "casual"
     specific = table.get(f"{register}/{category}") if category else None
     pool = specific if specific and rng.random() < 0.5 else table[register]
-    return expand(rng.choice(pool), rule_tables(voice), rng, clean=False)
+    reason = expand(rng.choice(pool), rule_tables(voice), rng, clean=False)
+    if register == "casual" and rng.random() < 0.4:
+        reason = _drop_subject(reason)
+    return reason
+
+
+_SUBJECT = re.compile(r"^(?:i've got|ive got|i have got|i have|i've|ive|i'm|im) (?=\w)", re.IGNORECASE)
+
+
+def _drop_subject(reason: str) -> str:
+    """Texts drop the subject: "i've got work" -> "got work", "i'm at my mum's" -> "at my mum's"."""
+    m = _SUBJECT.match(reason)
+    if not m:
+        return reason
+    rest = reason[m.end():]
+    return ("got " + rest) if m.group(0).lower().startswith(("i've", "ive", "i have")) else rest
 
 
 def address(person: str | None, ctx: ChatContext, voice: str, rng: random.Random) -> str:
@@ -214,10 +229,11 @@ def _about(value: tuple[str, str], at: datetime, speaker_is_user: bool, formal: 
     d = day_words(day, at, formal, rng)
     if not act:  # the message names the activity itself: only the day tells the event
         return rng.choice((f"Regarding {d}: ", f"For {d}: ")) if formal else rng.choice(
-            (f"{d}: ", f"re {d} - ", f"for {d}, ", f"{d} - "))
+            (f"{d}: ", f"{d} - ", f"for {d}, ", f"{d}, ", f"also {d}, ", f"and {d}, "))
     if formal:
         return rng.choice((f"Regarding {act} {d}: ", f"About {act} {d}: ", f"Re {act} {d}: "))
-    return rng.choice((f"{act} {d}: ", f"re {act} {d} - ", f"about {d}: ", f"{d} {act} - ", f"so {act} {d}, "))
+    return rng.choice((f"{act} {d}: ", f"{act} {d}, ", f"{d} {act} - ", f"so {act} {d}, ",
+                       f"also {act} {d}, ", f"and {d}, "))
 
 
 _EXPLICIT = {"link_time": "counter_time", "link_place": "counter_place", "link_people": "add_person",
@@ -372,15 +388,18 @@ def _with_echo(text: str, line: Line, at: datetime, formal: bool, table: dict[st
                tables: tuple[Rules, ...], rng: random.Random, ctx: ChatContext) -> str:
     """Accepting often repeats the value agreed on ("Friday it is")."""
     keys = [k for k in ("when", "place", "time") if k in line.slots]
-    if not keys or rng.random() < 0.5:
+    if not keys or rng.random() < (0.5 if formal else 0.35):
         return text
     key = rng.choice(keys)
     if key == "place":
         value = str(line.slots["place"])
     else:
         start, end = line.slots[key]  # type: ignore[misc]
-        value = when_words(start, end, at, formal, rng, ctx.hours, ctx.used) if key == "when" else time_words(
-            start, end, formal, rng, ctx.hours, ctx.used)
+        if key == "when" and not formal and rng.random() < 0.4:
+            value = day_words(start, at, formal, rng)  # the day alone: "sat it is"
+        else:
+            value = when_words(start, end, at, formal, rng, ctx.hours, ctx.used) if key == "when" else time_words(
+                start, end, formal, rng, ctx.hours, ctx.used)
     echo = expand(rng.choice(table[f"echo_{key}"]), tables, rng, clean=False)
     echo = echo.replace(f"{{{key}_cap}}", value[0].upper() + value[1:]).replace(f"{{{key}}}", value)
     sep = " " if text[-1] in ".!?" else ", "
@@ -443,9 +462,11 @@ def realize_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random,
         else:
             text = f"{hello}! {text}" if rng.random() < 0.5 else f"{hello}, {text}"
     text = text.replace("\n", " ")
-    if ctx.voice(line.speaker) != "formal" and text.endswith(".") and not text.endswith("..") and (
-            rng.random() < 0.85):
-        text = text[:-1]  # a chat message rarely ends with a full stop
+    casual = ctx.voice(line.speaker) != "formal"
+    if text.endswith(".") and not text.endswith("..") and rng.random() < (0.85 if casual else 0.5):
+        text = text[:-1]  # a chat message rarely ends with a full stop, even a polite one
+    if casual and text.endswith("!") and not text.endswith("!!") and rng.random() < 0.3:
+        text += "!"  # "yes!!"
     if rng.random() < 0.6:
         parts = burst(text, ctx.voice(line.speaker), rng)
         if len(parts) > 1:
