@@ -21,7 +21,8 @@ _EXPORTS = {
     "Timetable": "proevent.model",
 }
 
-__all__ = [*sorted(_EXPORTS), "__version__"]
+__all__ = ["Case", "Dataset", "EvaluationResult", "Event", "FormatError", "Run", "Timetable", "__version__", "evaluate",
+           "load_dataset", "load_run", "write_dataset"]
 
 if TYPE_CHECKING:
     from proevent.evaluate import EvaluationResult, evaluate

@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 from fixtures import FLAWED_RUN, PERFECT_RUN, TINY, load_example_run, load_tiny
-from proevent.evaluate import evaluate, resample_weights, resampled_ratios
+from proevent.evaluate import compare_results, evaluate, resample_weights, resampled_ratios
 from proevent.io import load_run
 from proevent.report.collect import MixedDatasetsError, load_scored_runs, locate_dataset, unique_labels
-from proevent.evaluate import compare_results
 
 
 def test_compare_run_with_itself_is_zero_everywhere():

@@ -11,8 +11,8 @@ from report_helpers import HIKE, LUNCH, NEW_DINNER, USER, one_step_case, score
 
 from fixtures import load_example_run, load_tiny
 from proevent.evaluate import evaluate
-from proevent.report.error_summary import summarize_errors
 from proevent.evaluate.errors import categories, categorize, category_label, whole_day_shift
+from proevent.report.error_summary import summarize_errors
 
 
 def cats(case, q) -> list[str]:

@@ -53,4 +53,5 @@ def test_resume_refusal_is_a_clear_error(dataset_dir: Path, tmp_path: Path) -> N
     out = tmp_path / "h"
     HumanSession.open(load_dataset(dataset_dir), ServeConfig(dataset=dataset_dir, human="ann", out=out)).close()
     res = run(str(dataset_dir), "--human", "ann", "--out", str(out), "--mode", "multi")
-    assert res.exit_code == 1 and "another configuration (differs in: agent_description.mode)" in " ".join(res.output.split())
+    said = " ".join(res.output.split())
+    assert res.exit_code == 1 and "another configuration (differs in: agent_description.mode)" in said

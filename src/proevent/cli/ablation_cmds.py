@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from proevent.cli.common import app, console, handle_errors, say
+from proevent.cli.common import JudgeOption, app, console, handle_errors, load_judges, say
 
 
 @app.command("ablation")
@@ -20,7 +20,7 @@ def ablation_cmd(
                                                                "and single.precision.")] = [],  # noqa: B006
     on_errors_of: Annotated[Path | None, typer.Option("--on-errors-of", help="Only the cases this run got wrong "
                                                                              "on the base dataset.")] = None,
-    judge: Annotated[str, typer.Option(help="Location judge: exact, fuzzy or llm.")] = "fuzzy",
+    judge: JudgeOption = None,
     n_boot: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the table as JSON here.")] = None,
@@ -42,6 +42,7 @@ def ablation_cmd(
                                  param_hint="--metric")
     extra = on_errors_of is not None and on_errors_of.resolve() not in {p.resolve() for p in (base, *arms)}
     paths = [base, *arms, *([on_errors_of] if extra else [])]
+    load_judges(judge)
     scored = load_scored_runs(paths, allow_mixed=True, judge=judge, n_boot=0, seed=seed)
     errors_of = None
     if on_errors_of is not None:

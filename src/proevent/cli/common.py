@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import click
 import typer
@@ -74,6 +74,19 @@ def warn(message: str) -> None:
 def say(message: str) -> None:
     """Print a line of text on stdout: no markup, no highlighting (user text may hold brackets)."""
     console.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
+JudgeOption = Annotated[str | None, typer.Option(
+    help="Location judge: exact, fuzzy, places or llm (default: the metrics version's: places; fuzzy for 1).")]
+MetricsVersionOption = Annotated[int, typer.Option(
+    "--metrics-version", help="Metrics version (2: the places judge; 1 reproduces version-1 figures).")]
+
+
+def load_judges(*names: str | None) -> None:
+    """Load the location judges that live above ``evaluate/`` and register themselves on import
+    (the ``llm`` judge), when one of ``names`` asks for them."""
+    if "llm" in names:
+        import proevent.llm.judge  # noqa: F401
 
 
 def pct(value: float | None) -> str:

@@ -9,7 +9,20 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from proevent.cli.common import app, console, dataset_mismatch, fail, handle_errors, pct, say, warn
+from proevent.cli.common import (
+    JudgeOption,
+    MetricsVersionOption,
+    app,
+    console,
+    dataset_mismatch,
+    fail,
+    handle_errors,
+    load_judges,
+    pct,
+    say,
+    warn,
+)
+from proevent.evaluate.judges import LATEST_VERSION as METRICS_VERSION
 
 __all__ = ["counts_line", "metrics_table", "pct"]  # pct: report/table.py reads it here (for now)
 
@@ -59,10 +72,8 @@ def counts_line(metrics: dict[str, Any]) -> str:
 def evaluate_command(
     dataset: Path = typer.Argument(..., help="Dataset folder (cases.jsonl + dataset.json)."),
     run: Path = typer.Argument(..., help="Run folder (run.json + predictions.jsonl)."),
-    judge: str | None = typer.Option(
-        None, help="Location judge: exact, fuzzy, places or llm (default: the metrics version's: places; fuzzy for 1)."
-    ),
-    metrics_version: int = typer.Option(2, "--metrics-version", help="Metrics version (1 reproduces old figures)."),
+    judge: JudgeOption = None,
+    metrics_version: MetricsVersionOption = METRICS_VERSION,
     no_ci: bool = typer.Option(False, "--no-ci", help="Skip the bootstrap intervals."),
     json_out: Path | None = typer.Option(None, "--json", help="Also write metrics.json here."),
     n_boot: int = typer.Option(1000, help="Bootstrap resamples."),
@@ -105,8 +116,7 @@ def evaluate_command(
         require_structure(ds, dataset)
     if mismatch:
         warn(f"{mismatch}; {run / METRICS_FILE} is left as it is")
-    if judge == "llm":
-        import proevent.llm.judge  # noqa: F401 - registers the llm judge
+    load_judges(judge)
     try:
         result = evaluate(ds, rn, judge=judge, metrics_version=metrics_version, ci=not no_ci, n_boot=n_boot,
                           seed=seed, only_answered=only_answered, allow_judge_errors=allow_judge_errors)

@@ -54,8 +54,9 @@ def generate(
     name: str | None = typer.Option(None, help="Dataset name in the manifest."),
     config: Path | None = typer.Option(None, "--config", help="JSON or TOML file with generator settings."),
     force: bool = typer.Option(False, "--force", help="Replace an existing dataset."),
-    variant: list[str] = typer.Option([], "--variant", help="Also write this paired variant beside OUT (OUT.SLUG): "
-                                      "direct, noise=failed_planning, noise=none, noise_position=late... (repeatable)."),
+    variant: list[str] = typer.Option(
+        [], "--variant", help="Also write this paired variant beside OUT (OUT.SLUG): direct, "
+        "noise=failed_planning, noise=none, noise_position=late... (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
     initial_ics: Path | None = typer.Option(
         None, "--initial-ics", help="Add this .ics calendar's events to every case's initial timetable."

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import typer
 
-from proevent.cli.common import app, handle_errors, pct, say, warn
-
-_OFFLINE = ("exact", "fuzzy", "places")
+from proevent.cli.common import app, handle_errors, load_judges, pct, say, warn
+from proevent.evaluate.judges import OFFLINE_JUDGES
 
 
 @app.command("judge-check")
@@ -21,7 +20,7 @@ def judge_check_command(
     pairs: Path | None = typer.Option(None, help="Labelled pairs (JSONL); default the packaged set."),
     second: Path | None = typer.Option(
         None, help="A second annotator's labels (id, label) for Cohen's kappa; default "
-                   "location_pairs.second.jsonl beside the set when it exists."),
+                   "NAME.second.jsonl beside the set NAME.jsonl when it exists."),
     show: str = typer.Option("heldout", help="Split whose disagreements are listed: dev, heldout or all."),
     limit: int = typer.Option(50, help="Disagreements listed per judge at most (0: none)."),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the figures and disagreements here."),
@@ -34,7 +33,8 @@ def judge_check_command(
     if show not in SPLITS:
         raise ValueError(f"--show: unknown split {show!r}; choose one of {', '.join(SPLITS)}")
     labelled = load_pairs(pairs)
-    names = list(judges) or [*_OFFLINE, "llm"]
+    names = list(judges) or [*OFFLINE_JUDGES, "llm"]
+    load_judges(*names)
     report: dict = {"pairs": len(labelled), "judges": {}}
     say(f"{len(labelled)} labelled pairs ({sum(p.same for p in labelled)} same place)")
     say(f"{'judge':<8} {'split':<8} {'pairs':>5} {'precision':>9} {'recall':>7} {'F1':>7}")
@@ -56,7 +56,8 @@ def judge_check_command(
                 f"{pct(score.f1):>7}")
         for p, said in scores[show].disagreements[:limit]:
             say(f"    {'said same' if said else 'said different'}: {p.id} [{p.category}] {p.gold!r} / {p.pred!r}")
-    second_path = second or data_path("location_pairs.second.jsonl")
+    beside = data_path("location_pairs.jsonl") if pairs is None else Path(pairs)
+    second_path = second or beside.with_name(f"{beside.stem}.second.jsonl")
     if second is not None or second_path.exists():
         agree = agreement(labelled, load_second_labels(second_path), second_path)
         kappa = "–" if agree.kappa is None else f"{agree.kappa:.3f}"

@@ -8,7 +8,18 @@ from typing import Annotated
 
 import typer
 
-from proevent.cli.common import app, console, handle_errors, pct, say, warn
+from proevent.cli.common import (
+    JudgeOption,
+    MetricsVersionOption,
+    app,
+    console,
+    handle_errors,
+    load_judges,
+    pct,
+    say,
+    warn,
+)
+from proevent.evaluate.judges import LATEST_VERSION as METRICS_VERSION
 
 _DATASET_HELP = "Dataset folder; default: run.json's dataset.path, else a folder with the run's checksum nearby."
 
@@ -20,7 +31,8 @@ def report_cmd(
     out: Annotated[Path, typer.Option("--out", "-o", help="Report folder (must be new or empty, or --force).")],
     dataset: Annotated[Path | None, typer.Option(help=_DATASET_HELP)] = None,
     allow_mixed: Annotated[bool, typer.Option("--allow-mixed", help="Accept runs on different datasets.")] = False,
-    judge: Annotated[str, typer.Option(help="Location judge: exact, fuzzy or llm.")] = "fuzzy",
+    judge: JudgeOption = None,
+    metrics_version: MetricsVersionOption = METRICS_VERSION,
     n_boot: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
     plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the figures (needs matplotlib).")] = True,
@@ -33,9 +45,10 @@ def report_cmd(
     """The paper's table (Markdown, LaTeX, CSV), robustness plots, error analysis and index.html for RUNs."""
     from proevent.report import load_scored_runs, write_report
 
+    load_judges(judge)
     scored = load_scored_runs(
-        runs, dataset=dataset, allow_mixed=allow_mixed, judge=judge, n_boot=n_boot, seed=seed,
-        only_answered=only_answered,
+        runs, dataset=dataset, allow_mixed=allow_mixed, judge=judge, metrics_version=metrics_version, n_boot=n_boot,
+        seed=seed, only_answered=only_answered,
     )
     output = write_report(scored, out, force=force, plots=plots, n_boot=n_boot, seed=seed, title=title)
     print_report_summary(output)
@@ -80,7 +93,8 @@ def compare_cmd(
     run_a: Annotated[Path, typer.Argument(help="Run A.")],
     run_b: Annotated[Path, typer.Argument(help="Run B (the difference is A - B).")],
     dataset: Annotated[Path | None, typer.Option(help=_DATASET_HELP)] = None,
-    judge: Annotated[str, typer.Option(help="Location judge: exact, fuzzy or llm.")] = "fuzzy",
+    judge: JudgeOption = None,
+    metrics_version: MetricsVersionOption = METRICS_VERSION,
     n_boot: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
     show: Annotated[int, typer.Option(help="Disagreeing cases to list (0: all).")] = 20,
@@ -93,7 +107,9 @@ def compare_cmd(
     from proevent.evaluate import compare_results
     from proevent.report import comparison_json, load_scored_runs
 
-    a, b = load_scored_runs([run_a, run_b], dataset=dataset, judge=judge, n_boot=0, seed=seed)
+    load_judges(judge)
+    a, b = load_scored_runs([run_a, run_b], dataset=dataset, judge=judge, metrics_version=metrics_version, n_boot=0,
+                            seed=seed)
     cmp = compare_results(a.dataset, a.result, b.result, n_boot=n_boot, seed=seed)
     reps = "" if cmp.repeats == (1, 1) else f"; means over {cmp.repeats[0]} and {cmp.repeats[1]} repeats"
     table = Table(title=escape(f"A = {a.label}, B = {b.label}: paired bootstrap over {cmp.cases} cases "

@@ -21,14 +21,17 @@ def serve_command(
     annotate: str | None = typer.Option(None, help="Annotate mode: write the gold operations under this name."),
     export: Path | None = typer.Option(
         None, help="Annotate mode: write the annotated dataset to this folder and exit (no server)."),
-    sample: int | None = typer.Option(None, help="Human mode: sample this many cases; review mode: review this many, the flagged ones first (default: all)."),
+    sample: int | None = typer.Option(
+        None, help="Human mode: sample this many cases; review mode: review this many, the flagged ones first "
+        "(default: all)."),
     seed: int = typer.Option(0, help="Human mode: sampling seed."),
     mode: str = typer.Option("single", help="Human mode: single (gold timetable given) or multi."),
     context: int = typer.Option(20, help="Human mode: earlier messages shown per chat."),
     out: Path | None = typer.Option(
         None, help="Human mode: run folder (default human-NAME); review mode: annotations file "
         "(default review-NAME/annotations.jsonl); annotate mode: gold file (default DATASET/gold-NAME.jsonl)."),
-    judge: str = typer.Option("fuzzy", help="Location judge used to colour the runs: exact or fuzzy."),
+    judge: str | None = typer.Option(
+        None, help="Location judge used to colour the runs: exact, fuzzy or places (default: the metrics version's)."),
     flagged_first: bool = typer.Option(
         True, "--flagged-first/--dataset-order",
         help="Review mode: the cases `proevent validate` flags come first (default), or dataset order."),

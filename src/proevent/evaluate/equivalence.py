@@ -58,7 +58,7 @@ class Comparator:
         )
 
 
-def comparator_for(case: Case, judge: str | LocationJudge = "fuzzy") -> Comparator:
+def comparator_for(case: Case, judge: str | LocationJudge | None = None) -> Comparator:
     """The comparator :func:`~proevent.evaluate.score_question` and :func:`~proevent.evaluate.replay_case`
     take, for one case."""
     return Comparator(People(case.people()), get_judge(judge))

@@ -75,7 +75,7 @@ def categorize(
     case: Case,
     question: QuestionScore,
     *,
-    judge: str | LocationJudge = "fuzzy",
+    judge: str | LocationJudge | None = None,
     comparator: Comparator | None = None,
 ) -> list[ErrorItem]:
     """The errors of one single-step question, each with a category key of :func:`categories`.
@@ -83,7 +83,8 @@ def categorize(
     Args:
         case: the case the question belongs to.
         question: its score, from ``evaluate(...).questions`` or ``score_question``.
-        judge: the location judge used to compare values (ignored when ``comparator`` is given).
+        judge: the location judge used to compare values (ignored when ``comparator`` is given;
+            ``None``: the current metrics version's).
         comparator: a ready :class:`~proevent.evaluate.Comparator` for the case (faster in loops).
 
     Returns:

@@ -108,10 +108,19 @@ class FuzzyJudge(LocationJudge):
         return True
 
 
-def get_judge(name: str | LocationJudge, **kwargs: Any) -> LocationJudge:
-    """A judge by name (``exact``, ``fuzzy``, ``places``, ``llm``), or the judge itself when one is given."""
+LATEST_VERSION = max(DEFAULT_JUDGES)
+OFFLINE_JUDGES = ("exact", "fuzzy", "places")
+"""The judges that decide without a model (inspect's scorer and ``judge-check`` offer them always)."""
+
+
+def get_judge(name: str | LocationJudge | None = None, *, metrics_version: int = LATEST_VERSION,
+              **kwargs: Any) -> LocationJudge:
+    """A judge by name (``exact``, ``fuzzy``, ``places``, ``llm``), the judge itself when one is
+    given, or (``None``) the judge of ``metrics_version``: the one place a default judge is chosen."""
     if isinstance(name, LocationJudge):
         return name
+    if name is None:
+        name = default_judge(metrics_version)
     try:
         target = JUDGES[name]
     except KeyError:

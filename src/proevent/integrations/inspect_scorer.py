@@ -38,6 +38,7 @@ from inspect_ai.solver import TaskState
 
 from proevent.evaluate import case_counts, comparator_for, evaluate, question_counts, replay_lines, score_line
 from proevent.evaluate.aggregate import MULTI_RATIOS, SINGLE_RATIOS, mean_sd
+from proevent.evaluate.judges import LATEST_VERSION, OFFLINE_JUDGES, default_judge
 from proevent.integrations.inspect_solver import LINES_KEY, cached_dataset
 from proevent.io import Dataset, Run
 from proevent.model import PredictionLine, RunManifest
@@ -60,10 +61,12 @@ def multi_counts(dataset: Dataset, case_id: str, lines: list[PredictionLine], ju
 
 
 @scorer(metrics=[])
-def proevent_scorer(dataset: str, judge: str = "fuzzy") -> Scorer:
-    """Score a sample with proevent's evaluator (``exact`` or ``fuzzy`` location judge)."""
-    if judge not in ("exact", "fuzzy"):
-        raise ValueError(f"judge {judge!r} is not available in inspect; use exact or fuzzy")
+def proevent_scorer(dataset: str, judge: str | None = None) -> Scorer:
+    """Score a sample with proevent's evaluator and an offline location judge (``exact``, ``fuzzy``,
+    ``places``; ``None``: the current metrics version's)."""
+    judge = judge or default_judge(LATEST_VERSION)
+    if judge not in OFFLINE_JUDGES:
+        raise ValueError(f"judge {judge!r} is not available in inspect; use one of {', '.join(OFFLINE_JUDGES)}")
 
     async def score(state: TaskState, target: Target) -> Score:
         ds = cached_dataset(dataset)

@@ -25,6 +25,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from proevent.agents import build_observation
 from proevent.agents.llm.prompts import build_messages
+from proevent.evaluate.judges import LATEST_VERSION, default_judge
 from proevent.integrations.inspect_scorer import multi_metrics, proevent_epochs, proevent_scorer, single_metrics
 from proevent.integrations.inspect_solver import cached_dataset, proevent_agent
 from proevent.io import Dataset
@@ -112,8 +113,9 @@ def resolve_dataset_path(dataset: str) -> str:
     return str(candidates[0])
 
 
-def _task(mode: str, dataset: str, agent: str, judge: str, context_messages: int, cases: str | list[str] | None,
-          agent_options: dict[str, Any] | None) -> Task:
+def _task(mode: str, dataset: str, agent: str, judge: str | None, context_messages: int,
+          cases: str | list[str] | None, agent_options: dict[str, Any] | None) -> Task:
+    judge = judge or default_judge(LATEST_VERSION)
     dataset = resolve_dataset_path(str(dataset))
     ds = cached_dataset(dataset)
     samples = (single_samples(ds, cases, context_messages) if mode == "single" else multi_samples(ds, cases))
@@ -133,7 +135,7 @@ def _task(mode: str, dataset: str, agent: str, judge: str, context_messages: int
 def proevent_single(
     dataset: str,
     agent: str = "plain",
-    judge: str = "fuzzy",
+    judge: str | None = None,
     context_messages: int = 20,
     cases: str | None = None,
     agent_options: dict[str, Any] | None = None,
@@ -143,7 +145,7 @@ def proevent_single(
     Args:
         dataset: path of the dataset folder (cases.jsonl + dataset.json).
         agent: a proevent agent (``plain``, ``proactive``, ``procot``; ``null`` or ``oracle`` need no model).
-        judge: location judge, ``fuzzy`` or ``exact``.
+        judge: offline location judge, ``exact``, ``fuzzy`` or ``places`` (default: the metrics version's).
         context_messages: earlier messages of each chat shown as context (K).
         cases: only these case ids (comma-separated).
         agent_options: keyword options of the agent.
@@ -155,7 +157,7 @@ def proevent_single(
 def proevent_multi(
     dataset: str,
     agent: str = "plain",
-    judge: str = "fuzzy",
+    judge: str | None = None,
     context_messages: int = 20,
     cases: str | None = None,
     agent_options: dict[str, Any] | None = None,

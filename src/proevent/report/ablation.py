@@ -93,7 +93,7 @@ def error_cases(run: ScoredRun) -> list[str]:
     return [c.case_id for c in run.result.cases if not c.timetable_success]
 
 
-def _rescored(run: ScoredRun, ids: list[str], judge: str) -> tuple[Dataset, Any]:
+def _rescored(run: ScoredRun, ids: list[str], judge: str | None) -> tuple[Dataset, Any]:
     if [c.case_id for c in run.dataset.cases] == ids:
         return run.dataset, run.result
     sub = run.dataset.subset(ids)
@@ -102,7 +102,7 @@ def _rescored(run: ScoredRun, ids: list[str], judge: str) -> tuple[Dataset, Any]
 
 def ablation(base: ScoredRun, arms: Sequence[ScoredRun], *, metrics: Sequence[str] = DEFAULT_METRICS,
              on_errors_of: ScoredRun | None = None, n_boot: int = 1000, seed: int = 0,
-             judge: str = "fuzzy") -> Ablation:
+             judge: str | None = None) -> Ablation:
     """The paired table: each arm against the base on the cases they share (and, with
     ``on_errors_of``, that run got wrong on the base dataset)."""
     subset = None

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proevent.evaluate import EvaluationResult, evaluate, get_judge
+from proevent.evaluate import METRICS_VERSION, EvaluationResult, evaluate, get_judge
 from proevent.evaluate.judges import LocationJudge
 from proevent.io import CASES_FILE, MANIFEST_FILE, Dataset, Run, load_dataset, load_run
 from proevent.model import RunManifest
@@ -144,7 +144,8 @@ def load_scored_runs(
     *,
     dataset: str | Path | Dataset | None = None,
     allow_mixed: bool = False,
-    judge: str | LocationJudge = "fuzzy",
+    judge: str | LocationJudge | None = None,
+    metrics_version: int = METRICS_VERSION,
     n_boot: int = 1000,
     seed: int = 0,
     results: dict[Path, EvaluationResult] | None = None,
@@ -157,7 +158,7 @@ def load_scored_runs(
         dataset: the dataset (folder or loaded); else each run's is located by :func:`locate_dataset`.
         allow_mixed: accept runs made on different datasets (each is scored on its own dataset,
             which then must be found or be the one given, checksum and all).
-        judge, n_boot, seed: as :func:`proevent.evaluate.evaluate`.
+        judge, metrics_version, n_boot, seed: as :func:`proevent.evaluate.evaluate`.
         results: already computed results by run path (the quickstart passes them), skipping a re-score.
         only_answered: score every run on the cases that all of the runs answered (the sample of a
             human run): the rows then stand on the same cases; the metrics carry
@@ -179,7 +180,8 @@ def load_scored_runs(
         cache[(given.manifest.name, given.manifest.version, given.sha256)] = given
     out: list[ScoredRun] = []
     labels = unique_labels(paths, [r.manifest for r in runs])
-    the_judge = get_judge(judge)  # one object: an LLM judge asks each pair once for all runs
+    # one object: an LLM judge asks each pair once for all runs
+    the_judge = get_judge(judge, metrics_version=metrics_version)
     common = set.intersection(*(set(r.answered_cases()) for r in runs)) if only_answered else None
     if common is not None and not common:
         raise ValueError("--only-answered: no case is answered by every run")
@@ -188,10 +190,12 @@ def load_scored_runs(
         res = (results or {}).get(path)
         if res is None and common is not None:
             of_cases, ds = len(ds.cases), ds.subset(c.case_id for c in ds.cases if c.case_id in common)
-            res = evaluate(ds, run, judge=the_judge, ci=True, n_boot=n_boot, seed=seed)
+            res = evaluate(ds, run, judge=the_judge, metrics_version=metrics_version, ci=True, n_boot=n_boot,
+                           seed=seed)
             res.metrics["dataset"].update(scored_cases=len(ds.cases), of_cases=of_cases)
         elif res is None:
-            res = evaluate(ds, run, judge=the_judge, ci=True, n_boot=n_boot, seed=seed)
+            res = evaluate(ds, run, judge=the_judge, metrics_version=metrics_version, ci=True, n_boot=n_boot,
+                           seed=seed)
         scored = res.metrics["dataset"].get("scored_cases")
         if scored is not None and scored < len(ds.cases):
             ds = ds.subset(run.answered_cases())

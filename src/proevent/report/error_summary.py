@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from proevent.evaluate import EvaluationResult, comparator_for
+from proevent.evaluate.errors import ErrorItem, categories, categorize, render_op
 from proevent.evaluate.judges import LocationJudge, get_judge
 from proevent.io import Dataset
-from proevent.evaluate.errors import ErrorItem, categories, categorize, render_op
 
 MAX_MESSAGES = 12
 """Messages shown per example; a step with more shows the first ones and how many were left out."""
@@ -80,7 +80,7 @@ def summarize_errors(
     Examples are taken in dataset order, preferring distinct cases, so the same inputs give the
     same page. ``judge`` defaults to the one the result was scored with.
     """
-    the_judge = get_judge(judge if judge is not None else (result.metrics.get("judge") or "fuzzy"))
+    the_judge = get_judge(judge if judge is not None else result.metrics.get("judge"))
     counts = {c.key: 0 for c in categories()}
     items: list[ErrorItem] = []
     rendered: list[tuple[str | None, str | None]] = []

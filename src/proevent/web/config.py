@@ -36,7 +36,8 @@ class ServeConfig(BaseModel):
     """Human mode: the run folder; review and annotate modes: the annotations file. A default is derived."""
     flagged_first: bool = True
     """Review mode: the cases the validator flagged come first."""
-    judge: str = "fuzzy"
+    judge: str | None = None
+    """The location judge the viewer colours runs with; ``None``: the current metrics version's."""
 
     @model_validator(mode="after")
     def _one_mode(self) -> ServeConfig:
