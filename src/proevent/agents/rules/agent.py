@@ -21,7 +21,8 @@ import copy
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from proevent.agents.protocol import Action, ChatUpdate, Observation
@@ -41,7 +42,7 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.reading import Context, Features, activity_of, features, in_reason, read_message
+from proevent.agents.rules.reading import Context, Features, activity_of, features, in_reason, read_features
 from proevent.model import Chat, Event, Message, parse_time
 from proevent.timeexpr import usual_hours
 
@@ -49,6 +50,7 @@ _SCORED = ("start", "end", "location")
 _KEEP_STATES = 4096
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
+_RE_WORD = re.compile(r"[a-z][a-z']{3,}")
 _GENERIC = {"with", "the", "and", "for", "at", "our", "my", "night", "day", "time", "team", "group"}
 
 
@@ -135,10 +137,12 @@ def _key(m: Message) -> tuple[str, str, str]:
     return (m.time, m.sender, m.text)
 
 
+@lru_cache(maxsize=16384)
 def _day(value: str | None) -> date | None:
     return date.fromisoformat(value[:10]) if value else None
 
 
+@lru_cache(maxsize=16384)
 def _clock(value: str | None) -> tuple[int, int] | None:
     return (int(value[11:13]), int(value[14:16])) if value and len(value) == 16 else None
 
@@ -151,8 +155,20 @@ def _plus(start: str, minutes: int) -> str:
     return (parse_time(start) + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M")
 
 
-def _words(text: str) -> set[str]:
-    return {w[:5] for w in re.findall(r"[a-z][a-z']{3,}", fold(text)) if w not in _GENERIC}
+@lru_cache(maxsize=65536)
+def _words(text: str) -> frozenset[str]:
+    """The content words of a text, cut to five letters (so "dinner" meets "dinners")."""
+    return frozenset(w[:5] for w in _RE_WORD.findall(fold(text)) if w not in _GENERIC)
+
+
+_usual = lru_cache(maxsize=65536)(usual_hours)
+"""``usual_hours`` of a message or a description, cached (both modes read every message)."""
+
+
+@lru_cache(maxsize=65536)
+def _sent(value: str) -> datetime:
+    """A message's send time (as ``parse_time`` reads it; cached: both modes read each message)."""
+    return datetime.fromisoformat(value)
 
 
 class RulesAgent:
@@ -172,10 +188,11 @@ class RulesAgent:
         for upd in obs.chats:
             key = (obs.case_id, obs.mode, obs.repeat, upd.chat.chat_id)
             state = self._resume(key, obs, upd)
+            state.last = None  # a step that fails half-way leaves a state nobody resumes
             for msg in upd.new:
                 self._play(state, msg, upd.chat, obs, work)
-            state.last = _key(upd.new[-1]) if upd.new else state.last
-            self._states[key] = copy.deepcopy(state)
+            state.last = _key(upd.new[-1]) if upd.new else _key(upd.context[-1]) if upd.context else None
+            self._states[key] = state
             self._states.move_to_end(key)
             while len(self._states) > _KEEP_STATES:
                 self._states.popitem(last=False)
@@ -183,22 +200,24 @@ class RulesAgent:
 
     # -- state across steps ----------------------------------------------------------------------
     def _resume(self, key: tuple[str, str, int, str], obs: Observation, upd: ChatUpdate) -> ChatState:
+        """The chat's kept state when it ends where this step's context does (played on in place,
+        no copy), else the context read again from the start."""
         kept = self._states.get(key)
         end = _key(upd.context[-1]) if upd.context else None
         if kept is not None and kept.last == end:
-            state = copy.deepcopy(kept)
+            state = kept
         else:
             self.replays += bool(upd.context)
             state = ChatState()
             scratch = Work(list(obs.timetable))
             for msg in upd.context:
                 self._play(state, msg, upd.chat, obs, scratch)
-        if state.focus is not None and (state.focus not in {e.id for e in obs.timetable}):
+        ids = {e.id for e in obs.timetable}
+        if state.focus is not None and state.focus not in ids:
             match = [e for e in obs.timetable if state.focus_start and e.start == state.focus_start]
             state.focus = match[-1].id if match else None
         state.focus_start = None
-        if state.open is not None and state.open.key is not None and state.open.key not in {
-                e.id for e in obs.timetable}:
+        if state.open is not None and state.open.key is not None and state.open.key not in ids:
             state.open = None
         return state
 
@@ -214,7 +233,7 @@ class RulesAgent:
 
     def _play(self, state: ChatState, msg: Message, chat: Chat, obs: Observation, work: Work) -> None:
         user, sender = obs.user, msg.sender
-        f = features(msg.text, parse_time(msg.time), self.cues)
+        f = features(msg.text, _sent(msg.time), self.cues)
         service = self._is_service(state, chat, user, f, sender)
         about, named = self._link(f, chat, user, work, state)
         if about is not None:
@@ -226,12 +245,12 @@ class RulesAgent:
             subject.start if subject else None)
         desc = (subject.description if subject else "") or (state.open.activity if state.open else "") or ""
         ctx = Context(user=user, sender=sender, members=tuple(chat.members), service=service, anchor=anchor,
-                      usual=usual_hours(fold(msg.text)) or (usual_hours(desc) if desc else None),
+                      usual=_usual(f.folded) or (_usual(desc) if desc else None),
                       discussing=state.open is not None or subject is not None,
                       open_by=state.open.by if state.open else None,
                       current_day=(state.open.values.day if state.open else None) or _day(
                           subject.start if subject else None), place_asked=state.where_asked)
-        _, move = read_message(msg.text, parse_time(msg.time), ctx, self.cues)
+        _, move = read_features(f, ctx, self.cues)
         move.about = about
         if isinstance(move, Proposal):
             move.named = named

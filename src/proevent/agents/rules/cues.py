@@ -71,6 +71,25 @@ def _pattern(words: list[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w']){'(?:' + alts + ')'}(?![\w'])")
 
 
+_RE_TOKEN = re.compile(r"[\w']+")
+
+
+def _firsts(words: list[str]) -> frozenset[str] | None:
+    """The first tokens of a list's phrases; ``None`` when a phrase starts with no word (an emoji).
+
+    A phrase matches only where its first token is a token of the text (a one-word phrase also
+    with a plural "s" is no concern: the pattern has none), so a text none of whose tokens is
+    among them holds no phrase of the list: a set test before the regular expression.
+    """
+    out = set()
+    for w in words:
+        m = _RE_TOKEN.match(fold(w))
+        if m is None:
+            return None
+        out.add(m.group(0))
+    return frozenset(out)
+
+
 @dataclass(frozen=True, eq=False)  # hashed by identity: loaded once, used as a cache key
 class Cues:
     version: int
@@ -78,10 +97,17 @@ class Cues:
     place_stops: frozenset[str]
     not_places: frozenset[str]
     activities: tuple[str, ...]
+    firsts: dict[str, frozenset[str] | None]
 
     def has(self, kind: str, text: str) -> bool:
         """Does ``text`` (already :func:`fold`-ed) hold a phrase of ``kind``?"""
         return self.phrases[kind].search(text) is not None
+
+    def kinds_in(self, text: str) -> frozenset[str]:
+        """The kinds of :data:`PHRASE_KINDS` whose phrases ``text`` (folded) holds."""
+        tokens = set(_RE_TOKEN.findall(text))
+        return frozenset(k for k, first in self.firsts.items()
+                         if (first is None or not tokens.isdisjoint(first)) and self.phrases[k].search(text))
 
     def find(self, kind: str, text: str) -> list[re.Match[str]]:
         return list(self.phrases[kind].finditer(text))
@@ -97,7 +123,8 @@ def load_cues() -> Cues:
     text = resources.files("proevent.agents.rules").joinpath("data/cues.json").read_text(encoding="utf-8")
     f = load_cue_file(text)
     phrases = {kind: _pattern(f.words(kind)) for kind in PHRASE_KINDS}
-    return Cues(f.version, phrases, frozenset(f.place_stops), frozenset(f.not_places), tuple(f.activities))
+    firsts = {kind: _firsts(f.words(kind)) for kind in PHRASE_KINDS}
+    return Cues(f.version, phrases, frozenset(f.place_stops), frozenset(f.not_places), tuple(f.activities), firsts)
 
 
 _DETECT = ("change", "cancel", "dropout", "join", "confirmed", "failed", "request")

@@ -31,6 +31,10 @@ class Values:
     start_only: bool = False
     """Only the start moves ("can we start at 8 instead"): the end stays where it was."""
 
+    def copy(self) -> Values:
+        return Values(self.day, self.clock, self.end, self.minutes, self.place, self.end_day, self.date_only,
+                      self.start_only)
+
     def any(self) -> bool:
         return any(v is not None for v in (self.day, self.clock, self.end, self.minutes, self.place))
 

@@ -57,10 +57,12 @@ _RE_SAME = re.compile(r"(?<![\w'])same\s+(?:time|place|spot)(?![\w'])")
 _RE_OPTIONS = re.compile(r"\0\s+or\s+\0|\0\s+or\s+\d")
 _RE_PLACE_MARK = re.compile(r"(?<![\w'])(?:instead|it is|how about|what about|or)(?![\w'])|^(?:maybe|try)\s")
 _RE_MISS = re.compile(r"(?<![\w'])(?:give|giving)\s+(?:\w+\s+){0,2}a\s+miss(?![\w'])")
+_RE_DIGIT = re.compile(r"\d")
+_RE_TOKEN = re.compile(r"[\w']+")
 _RE_AT_PLACE_OF = re.compile(r"(?<![\w'])(?:at|to|come to)\s+(mine|my place|ours|our place)(?![\w'])", re.I)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: one object per cached message
 class Features:
     """What a message holds, read once (cached on the text and send time)."""
 
@@ -97,15 +99,17 @@ class Context:
 @lru_cache(maxsize=65536)
 def features(text: str, ref: datetime, cues: Cues) -> Features:
     folded = fold(text)
-    hits = frozenset(k for k in cues.phrases if cues.has(k, folded))
+    hits = cues.kinds_in(folded)
+    clause_kinds = [k for k in ("reason", "decline", "change", "ask", "agree") if k in hits]
     clauses: list[tuple[int, int, bool]] = []
     pos = 0
     for m in [*_RE_CLAUSE.finditer(folded), None]:
         end = m.start() if m is not None else len(folded)
         part = folded[pos:end]
         if part.strip():
-            reason = (cues.has("reason", part) or cues.has("decline", part)) and not (
-                cues.has("change", part) or cues.has("ask", part) or cues.has("agree", part))
+            # a clause holds a phrase only if the whole message does: only those kinds are tried
+            has = {k for k in clause_kinds if cues.has(k, part)}
+            reason = bool({"reason", "decline"} & has) and not ({"change", "ask", "agree"} & has)
             clauses.append((pos, end, reason))
         if m is not None:
             pos = m.end()
@@ -130,7 +134,16 @@ def _pick(times: frozenset[Clock], best: Clock, bare: bool, ctx: Context) -> Clo
 
 def values_of(f: Features, ctx: Context, cues: Cues) -> Values:
     """The event's day, time, end and place in the message (not those of a reason or a decline)."""
-    r = read(f.text, f.reading.ref, ctx.usual)
+    return _values(f, ctx.usual, ctx.anchor, ctx.current_day, cues).copy()
+
+
+@lru_cache(maxsize=8192)
+def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, current_day: date | None,
+            cues: Cues) -> Values:
+    """:func:`values_of` on what it depends on (the rules ask it several times for one message)."""
+    ctx = Context(user="", sender="", members=(), anchor=anchor, usual=usual, current_day=current_day)
+    bare = f.reading.clocks or _RE_DIGIT.search(f.text)
+    r = read(f.text, f.reading.ref, usual) if usual is not None and bare else f.reading
     v = Values()
     days = [d for d in r.days if not d.retracted and not in_reason(f, d.start)]
     corrected = [d for d in days if d.corrects]
@@ -176,11 +189,24 @@ def values_of(f: Features, ctx: Context, cues: Cues) -> Values:
     return v
 
 
+@lru_cache(maxsize=65536)
 def activity_of(folded: str, cues: Cues) -> str | None:
-    for word in cues.activities:
-        if re.search(rf"(?<![\w']){re.escape(word)}s?(?![\w'])", folded):
+    """The first word of the ``activities`` list the text names (the list's order decides)."""
+    tokens = set(_RE_TOKEN.findall(folded))
+    for word, first, pattern in _activity_patterns(cues):
+        if (first is None or first in tokens or first + "s" in tokens) and pattern.search(folded):
             return word
     return None
+
+
+@lru_cache(maxsize=4)
+def _activity_patterns(cues: Cues) -> tuple[tuple[str, str | None, re.Pattern[str]], ...]:
+    """Each activity with its first token (a cheap test before the pattern) and its pattern."""
+    out = []
+    for word in cues.activities:
+        first = _RE_TOKEN.match(word)
+        out.append((word, first.group(0) if first else None, re.compile(rf"(?<![\w']){re.escape(word)}s?(?![\w'])")))
+    return tuple(out)
 
 
 def _named_person(f: Features, ctx: Context) -> str | None:
@@ -371,7 +397,11 @@ change: the cancellation rule declines it), a hedge before an acceptance ("prob 
 
 def read_message(text: str, ref: datetime, ctx: Context, cues: Cues) -> tuple[str, Move]:
     """The name of the rule that applied and the move it gave."""
-    f = features(text, ref, cues)
+    return read_features(features(text, ref, cues), ctx, cues)
+
+
+def read_features(f: Features, ctx: Context, cues: Cues) -> tuple[str, Move]:
+    """:func:`read_message` on a message already read into :class:`Features`."""
     for name, rule in RULES:
         move = rule(f, ctx, cues)
         if move is not None:
