@@ -39,6 +39,18 @@ def test_quickstart_command_end_to_end(tmp_path, monkeypatch):
     assert oracle["single"]["recall"] == 1.0 and oracle["multi"]["tsr"] == 1.0 and oracle["single"]["fdr"] in (0, None)
     assert null["single"]["mnr"] == 1.0 and null["single"]["precision"] is None
     assert "Insert R" in res.output and "oracle" in res.output
+    # the quickstart's pair: rules and oracle on the 'direct' variant, in the report's ablation section
+    variant = json.loads((root / "dataset.direct" / "dataset.json").read_text())
+    assert variant["generator"]["variant"]["name"] == "direct" and variant["counts"]["cases"] == 6
+    tables = json.loads((root / "report" / "ablation.json").read_text())["tables"]
+    assert [t["base"] for t in tables] == ["rules", "oracle"]
+    arm = tables[1]["rows"][0]  # the oracle is perfect on both datasets: no difference at all
+    assert (arm["label"], arm["factor"], arm["cases"]) == ("oracle on direct", "direct", 6)
+    assert arm["values"]["single.recall"]["base"] == arm["values"]["single.recall"]["arm"] == 1.0
+    assert arm["values"]["single.recall"]["delta"] == 0.0
+    rules = tables[0]["rows"][0]["values"]["single.recall"]
+    assert rules["delta"] == rules["arm"] - rules["base"]
+    assert 'id="ablation"' in html and "rules on direct" in html
     # a second quickstart never touches the first: it takes a fresh folder
     res2 = runner.invoke(app, ["quickstart", "--cases", "3", "--no-llm"], catch_exceptions=False)
     assert res2.exit_code == 0, res2.output

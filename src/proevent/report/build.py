@@ -6,6 +6,7 @@ OUT/table.md .tex .csv    the paper's table 1
 OUT/errors.json           every categorized error, per run
 OUT/metrics/<run>.json    each run's metrics.json
 OUT/plots/robustness.png .svg, OUT/plots/errors.png .svg
+OUT/ablation.md .json     paired ablation tables, when ablations are given (the quickstart's pair)
 ```
 
 Without matplotlib the plots are skipped (and said so); without jinja2 the page is.
@@ -19,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from proevent.report.ablation import Ablation
+from proevent.report.ablation import markdown as ablation_markdown
 from proevent.report.collect import ScoredRun
 from proevent.report.error_summary import ErrorSummary, summarize_errors
 from proevent.report.table import ReportTable, build_table, to_csv, to_latex, to_markdown
@@ -73,8 +76,10 @@ def write_report(
     n_boot: int = 1000,
     seed: int = 0,
     title: str = "ProEvent report",
+    ablations: Sequence[Ablation] = (),
 ) -> ReportOutput:
-    """Write the report of ``runs`` (scored by :func:`proevent.report.load_scored_runs`) into ``out``."""
+    """Write the report of ``runs`` (scored by :func:`proevent.report.load_scored_runs`) into ``out``;
+    ``ablations`` (:func:`proevent.report.ablation.ablation` tables) get a section of their own."""
     out = Path(out)
     prepare_folder(out, force=force)
     (out / REPORT_MARKER).unlink(missing_ok=True)
@@ -95,6 +100,10 @@ def write_report(
     names = {sr.label: _safe(sr.label) for sr in runs}
     for sr in runs:
         write(f"metrics/{names[sr.label]}.json", json.dumps(sr.result.metrics, indent=2, ensure_ascii=False) + "\n")
+    if ablations:
+        write("ablation.md", "\n".join(f"## {ab.base}\n\n{ablation_markdown(ab)}" for ab in ablations))
+        tables = {"format": "proevent.ablation/1", "tables": [ab.to_json() for ab in ablations]}
+        write("ablation.json", json.dumps(tables, indent=2, ensure_ascii=False) + "\n")
     errors = {sr.label: s.as_json() for sr, s in zip(runs, summaries)}
     write(
         "errors.json", json.dumps({"format": "proevent.errors/1", "runs": errors}, indent=2, ensure_ascii=False) + "\n"
@@ -133,6 +142,7 @@ def write_report(
             n_boot=n_boot,
             seed=seed,
             title=title,
+            ablations=ablations,
         )
         write(INDEX, page)
         result.index = out / INDEX

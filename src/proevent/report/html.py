@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from proevent import __version__
+from proevent.evaluate import categories
+from proevent.report.ablation import Ablation, table_rows
 from proevent.report.collect import ScoredRun, describe_run
 from proevent.report.error_summary import ErrorSummary
-from proevent.evaluate import categories
 from proevent.report.table import GROUPS, ReportTable, cost_text, interval_text, value_text
 
 
@@ -89,6 +90,7 @@ def render_html(
     n_boot: int,
     seed: int,
     title: str = "ProEvent report",
+    ablations: Sequence[Ablation] = (),
 ) -> str:
     """The page as a string (needs jinja2)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
@@ -126,4 +128,6 @@ def render_html(
         error_runs=_error_runs(runs, summaries),
         files=files,
         first_with_errors=_most_varied(runs, summaries),
+        ablations=[{"base": ab.base, "subset": ab.subset, "n_boot": ab.n_boot, "seed": ab.seed,
+                    "table": table_rows(ab)} for ab in ablations],
     )

@@ -2,8 +2,10 @@
 
 ```
 OUT/dataset/              a small generated dataset (template realiser, no network)
+OUT/dataset.direct/       its paired variant with every implicit reference made explicit
 OUT/runs/null|rules|oracle[/procot]   one run folder per agent, both modes
-OUT/report/               table.md/.tex/.csv, plots, errors.json, index.html
+OUT/runs/direct/rules|oracle          the pair's arm: single mode on the variant
+OUT/report/               table.md/.tex/.csv, plots, errors.json, ablation.md/.json, index.html
 ```
 
 OUT is a fresh folder (``proevent-quickstart``, else ``proevent-quickstart-2``, ...) unless given;
@@ -14,18 +16,23 @@ environment (``PROEVENT_BASE_URL`` and ``PROEVENT_MODEL``, as for ``proevent run
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping
 from pathlib import Path
 
 from rich.console import Console
 
+from proevent.report.ablation import Ablation, ablation
 from proevent.report.build import ReportOutput, prepare_folder, write_report
-from proevent.report.collect import load_scored_runs
+from proevent.report.collect import ScoredRun, load_scored_runs
 
 DEFAULT_NAME = "proevent-quickstart"
 OFFLINE_AGENTS: tuple[str, ...] = ("null", "rules", "oracle")
 LLM_AGENT = "procot"
+PAIR_VARIANT = "direct"
+"""The paired variant the quickstart makes, and the agents it runs on it, for the report's ablation table."""
+PAIR_AGENTS: tuple[str, ...] = ("rules", "oracle")
 
 
 def fresh_folder(base: Path, name: str = DEFAULT_NAME) -> Path:
@@ -72,7 +79,7 @@ def run_quickstart(
     prepare_folder(root, force=force)
     say(f"quickstart folder: {root}", highlight=False)
 
-    config = GeneratorConfig(cases=cases, seed=seed, name="proevent-quickstart")
+    config = GeneratorConfig(cases=cases, seed=seed, name="proevent-quickstart", variants=[PAIR_VARIANT])
     dataset = generate_dataset(config, root / "dataset", force=force)
     say(
         f"generated {len(dataset.cases)} cases, {dataset.manifest.counts.steps} steps "
@@ -112,6 +119,9 @@ def run_quickstart(
     t = time.perf_counter()
     scored = load_scored_runs(run_paths, dataset=dataset, n_boot=n_boot, seed=0)
     say(f"evaluated {len(scored)} runs ({time.perf_counter() - t:.1f} s)", highlight=False)
+    ablations = _pair_ablations(root, scored, n_boot=n_boot, force=force)
+    say(f"ran the paired variant '{PAIR_VARIANT}' with {', '.join(PAIR_AGENTS)} ({time.perf_counter() - t:.1f} s)",
+        highlight=False)
     output = write_report(
         scored,
         root / "report",
@@ -119,6 +129,27 @@ def run_quickstart(
         n_boot=n_boot,
         seed=0,
         title=f"ProEvent quickstart ({len(dataset.cases)} generated cases)",
+        ablations=ablations,
     )
     say(f"wrote the report ({time.perf_counter() - t0:.1f} s in all)", highlight=False)
     return output
+
+
+def _pair_ablations(root: Path, scored: list[ScoredRun], *, n_boot: int, force: bool) -> list[Ablation]:
+    """Each pair agent on the variant (single mode), and its paired table against its base run."""
+    from proevent.io import load_dataset
+    from proevent.runner import run_agent
+
+    variant = load_dataset(root / f"dataset.{PAIR_VARIANT}")
+    by_label = {sr.label: sr for sr in scored}
+    tables = []
+    for agent in PAIR_AGENTS:
+        if agent not in by_label:
+            continue
+        path = root / "runs" / PAIR_VARIANT / agent
+        run_agent(variant, agent, path, "single", progress=False, force=force)
+        arm, = load_scored_runs([path], dataset=variant, n_boot=0, seed=0)
+        arm = dataclasses.replace(arm, label=f"{agent} on {PAIR_VARIANT}")
+        tables.append(ablation(by_label[agent], [arm], n_boot=n_boot, seed=0))
+    return tables
+
