@@ -153,3 +153,24 @@ def test_run_export_sequence_counts_the_agent_changes(tmp_path) -> None:
                     for uid in (p["uid"] for p in parsed)}
         assert {p["uid"]: p["seq"] for p in parsed} == expected
     assert any(s > 0 for r in result.replays for s in r.sequences.values())
+
+
+def test_gold_export_counts_the_changes_of_each_event_up_to_the_step(tmp_path) -> None:
+    """tiny-04: e1 is in S_0 and its location changes at step 2; e2 is inserted at step 1 and its
+    location changes at step 3. By hand: SEQUENCE e1 = 1 from step 2 on, e2 = 0 until step 3, then 1.
+    Read back by two parsers."""
+    from typer.testing import CliRunner
+
+    from proevent.cli import app
+
+    folder = copy_tiny(tmp_path / "tiny")
+    expected = {1: {"e1": 0, "e2": 0}, 2: {"e1": 1, "e2": 0}, 3: {"e1": 1, "e2": 1}}
+    for step, seq in expected.items():
+        out = tmp_path / f"s{step}.ics"
+        res = CliRunner().invoke(app, ["ics", str(folder), "tiny-04", "--step", str(step), "-o", str(out)])
+        assert res.exit_code == 0, res.output
+        cal = icalendar.Calendar.from_ical(out.read_bytes())
+        got = {str(ev["UID"]).split("/")[1].split("@")[0]: int(ev["SEQUENCE"]) for ev in cal.walk("VEVENT")}
+        assert got == seq
+        parsed = vobject.readOne(out.read_text())
+        assert sorted(int(ev.sequence.value) for ev in parsed.vevent_list) == sorted(seq.values())

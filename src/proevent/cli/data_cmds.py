@@ -57,7 +57,7 @@ def ics(
         _export_run_calendars(run, run_dataset or dataset, output, case_id=case_id, step=step, repeat=repeat,
                               with_gold=with_gold)
         return
-    from proevent.io.ics import ics_to_events, timetable_to_ics
+    from proevent.io.ics import gold_sequences, ics_to_events, timetable_to_ics
     from proevent.io.jsonl import dumps_line
 
     if read is not None:
@@ -82,7 +82,8 @@ def ics(
             known = ", ".join(str(s.t) for s in case.steps)
             raise fail(f"case {case_id!r} has no step {t} (steps: 0, {known})")
         events = found[0].gold_timetable
-    data = timetable_to_ics(events, user=case.user, timezone=case.timezone, case_id=case.case_id)
+    data = timetable_to_ics(events, user=case.user, timezone=case.timezone, case_id=case.case_id,
+                            sequences=gold_sequences(case, t))
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from proevent.evaluate import line_ops
 from proevent.io import Dataset, Run
-from proevent.io.ics import count_changes, timetable_to_ics
+from proevent.io.ics import count_changes, gold_sequences, timetable_to_ics
 from proevent.model import Case, Timetable
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
@@ -132,6 +132,7 @@ def export_run_ics(
             gold_path.write_bytes(timetable_to_ics(
                 gold, user=case.user, timezone=case.timezone, case_id=case.case_id,
                 name=f"{case.user}: {case.case_id}, gold (step {replay.step})",
+                sequences=gold_sequences(case, replay.step),
             ))
             files.append(gold_path)
     return RunExport(folder=folder, files=files, replays=replays)

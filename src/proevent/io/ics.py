@@ -39,7 +39,7 @@ import icalendar
 from icalendar.parser import Contentlines
 
 from proevent import __version__
-from proevent.model import Event
+from proevent.model import Case, Event
 from proevent.model.times import format_date, format_time, is_date, parse_time
 
 PRODID = f"-//proevent//proevent {__version__}//EN"
@@ -143,6 +143,19 @@ def count_changes(sequences: dict[str, int], before: Sequence[Event], after: Seq
             sequences.setdefault(ev.id, 0)
         elif old[ev.id] != _fingerprint(ev):
             sequences[ev.id] = sequences.get(ev.id, 0) + 1
+    return sequences
+
+
+def gold_sequences(case: Case, t: int) -> dict[str, int]:
+    """The ``SEQUENCE`` of every event of the gold timetable after step ``t``: how many steps up to
+    ``t`` changed it."""
+    sequences: dict[str, int] = {}
+    before = case.initial_timetable
+    for step in case.steps:
+        if step.t > t:
+            break
+        count_changes(sequences, before, step.gold_timetable)
+        before = step.gold_timetable
     return sequences
 
 
