@@ -91,7 +91,6 @@ def test_a_lower_case_place_instead():
 
 
 # -- participants ---------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="rules gap: a group insert's participants")
 def test_decliners_and_silent_members_are_left_out_of_a_group_plan():
     members = (USER, "Bob Ray", "Cy Hunt", "Di Moss")
     ops = _act([("09:00", "Bob Ray", "bowling sat 3pm at Lucky Strike?"), ("09:05", "Cy Hunt", "can't, working"),

@@ -48,6 +48,8 @@ from proevent.timeexpr import usual_hours
 
 _SCORED = ("start", "end", "location")
 _KEEP_STATES = 4096
+_RECENT = 3
+"""A yes settles a proposal made or changed at most this many messages before it."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
 _RE_WORD = re.compile(r"[a-z][a-z']{3,}")
@@ -77,6 +79,8 @@ class Draft:
     by: str
     backers: list[str] = field(default_factory=list)
     activity: str | None = None
+    at: int = 0
+    """The chat's message count when the proposal was last made or changed (a yes answers a recent one)."""
 
 
 @dataclass
@@ -92,6 +96,8 @@ class ChatState:
     """The user asked a service to cancel this event: deleted when the service confirms."""
     service: bool | None = None
     last: tuple[str, str, str] | None = None
+    seen: int = 0
+    """Messages of the chat played so far."""
 
 
 class Work:
@@ -219,6 +225,10 @@ class RulesAgent:
         state.focus_start = None
         if state.open is not None and state.open.key is not None and state.open.key not in ids:
             state.open = None
+        if state.open is not None and state.open.key is None and state.open.values.day is not None and any(
+                _day(e.start) == state.open.values.day and _clock(e.start) == state.open.values.clock
+                for e in obs.timetable):
+            state.open = None  # the plan is in the timetable now (settled in a step we read differently)
         return state
 
     # -- one message -----------------------------------------------------------------------------
@@ -233,6 +243,8 @@ class RulesAgent:
 
     def _play(self, state: ChatState, msg: Message, chat: Chat, obs: Observation, work: Work) -> None:
         user, sender = obs.user, msg.sender
+        state.seen += 1
+        before = (state.open, state.open.values if state.open else None)
         f = features(msg.text, _sent(msg.time), self.cues)
         service = self._is_service(state, chat, user, f, sender)
         about, named = self._link(f, chat, user, work, state)
@@ -259,6 +271,8 @@ class RulesAgent:
         elif getattr(move, "values", None) is not None and move.values.place is not None:
             state.where_asked = False
         self._apply(state, move, chat, user, work, subject, service)
+        if state.open is not None and (state.open, state.open.values) != before:
+            state.open.at = state.seen
 
     def _other_side(self, draft: Draft, sender: str, user: str) -> bool:
         return sender != draft.by and (draft.by == user or sender == user)
@@ -269,7 +283,9 @@ class RulesAgent:
         if isinstance(move, Request) or (service and isinstance(move, Proposal)):
             values = move.values
             if isinstance(move, Request) and move.cancel:
-                state.cancel_asked = subject.id if subject is not None else None
+                day = move.values.day
+                fits = subject is not None and (day is None or _day(subject.start) == day)
+                state.cancel_asked = subject.id if fits else None
                 return
             if state.open is not None:
                 state.open.values = state.open.values.merged(values)
@@ -279,7 +295,7 @@ class RulesAgent:
             state.cancel_asked = None
             return
         if service and isinstance(move, Cancellation) and sender != user:
-            target = work.slots.get(state.cancel_asked or "") or subject
+            target = work.slots.get(state.cancel_asked or "")
             if target is not None:
                 target.deleted = True
             state.open, state.cancel_asked = None, None
@@ -306,6 +322,8 @@ class RulesAgent:
                 return
             if draft is not None and move.about is not None and draft.key is not None and move.about != draft.key:
                 draft = None  # a yes about another event of the chat
+            if draft is not None and state.seen - draft.at > _RECENT:
+                draft = None  # a yes long after the proposal answers something else
             if draft is not None:
                 if self._other_side(draft, sender, user):
                     draft.values = draft.values.merged(move.values) if move.values.any() else draft.values
@@ -360,6 +378,9 @@ class RulesAgent:
             if state.open is not None and state.open.key is None:
                 if move.person not in state.open.backers:
                     state.open.backers.append(move.person)
+                if not move.asks and self._other_side(state.open, sender, user) and (
+                        state.seen - state.open.at <= _RECENT):
+                    self._settle(state, state.open, chat, user, work, service=False)  # "I'm in"
                 return
             if subject is None or move.person in subject.participants or move.person == user:
                 return
@@ -404,6 +425,8 @@ class RulesAgent:
             return
         if values.day is None and values.clock is None:
             return  # a place alone, with nothing to attach it to
+        if values.clock is None and move.activity is None and values.place is None and not move.asks:
+            return  # "rain on saturday, bring a coat": a day alone, said in passing, plans nothing
         state.open = Draft(None, values, sender, [sender], move.activity)
 
     def _settle(self, state: ChatState, draft: Draft, chat: Chat, user: str, work: Work, *, service: bool) -> None:

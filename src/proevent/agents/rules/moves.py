@@ -78,6 +78,8 @@ class Proposal(Move):
     """Stated as done ("moved to 1", "is at kofi's now"): settled at once, no answer needed."""
     agrees: bool = False
     """The message also says yes to the open proposal ("sat 11 works")."""
+    asks: bool = False
+    """Worded as a question or a suggestion ("sat?", "shall we ..."), not only a mention of a day."""
     activity: str | None = None
     text: str = ""
     named: bool = False
@@ -137,5 +139,6 @@ class Request(Move):
     """The user asks a service to book, change or cancel something: open until the service confirms."""
 
     values: Values = field(default_factory=Values)
+    """What the request names (for a cancellation: the day and time of the booking to cancel)."""
     activity: str | None = None
     cancel: bool = False

@@ -227,10 +227,10 @@ Rule = Callable[[Features, Context, Cues], Move | None]
 def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not ctx.service or ctx.sender == ctx.user:
         return None
-    if "failed" in f.hits and not ("confirmed" in f.hits and "failed" not in f.hits):
+    if "failed" in f.hits:
         v = values_of(f, ctx, cues)
-        if f.question and v.any():
-            return Proposal(ctx.sender, values=v)  # "fully booked at 7, would 8:30 work?"
+        if v.clock is not None or f.question and v.any():
+            return Proposal(ctx.sender, values=v)  # "fully booked at 7, would 8:30 work?": an offer
         return BookingFailed(ctx.sender)
     if "confirmed" in f.hits and not f.question:
         if "cancel" in f.hits:
@@ -248,7 +248,10 @@ def _user_request(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not ctx.service or ctx.sender != ctx.user:
         return None
     if "cancel" in f.hits:
-        return Request(ctx.sender, cancel=True)  # "please cancel my booking": done when the service says so
+        # "please cancel my booking": done when the service says so (the day and time say which)
+        return Request(ctx.sender, cancel=True, values=values_of(f, ctx, cues))
+    if "decline" in f.hits and not ({"agree", "ask", "change", "request"} & f.hits):
+        return Rejection(ctx.sender)  # "no, that day's no good for me": the offer falls
     v = values_of(f, ctx, cues)
     if v.any() or "request" in f.hits:
         return Request(ctx.sender, values=v, activity=activity_of(f.folded, cues))
@@ -296,6 +299,8 @@ def _cancellation(f: Features, ctx: Context, cues: Cues) -> Move | None:
     v = values_of(f, ctx, cues)
     if v.any() and ({"change", "ask"} & f.hits or f.question):
         return None  # "cancel friday, saturday instead?": a change
+    if v.day is not None and ctx.current_day is not None and v.day != ctx.current_day:
+        return Nothing(ctx.sender)  # it names another day than the event's: not this event
     if f.question and ("ask" in f.hits or "hedge" in f.hits):
         return Hedge(ctx.sender)  # "should we cancel?"
     if "hedge" in f.hits and ctx.sender != ctx.user:
@@ -309,6 +314,10 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
     said = "dropout" in f.hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded)
     if not said or "hedge" in f.hits and "dropout" not in f.hits:
         return None
+    if "remind" in f.hits and "decline" not in f.hits:
+        return None  # "see you there, I'm out of milk": a see-you is no drop-out
+    if "hedge" in f.hits and _hedged_before(f, cues, ("dropout",)):
+        return Hedge(ctx.sender)  # "I might skip tuesday"
     if f.question and "ask" in f.hits:
         return None
     v = values_of(f, ctx, cues)
@@ -349,7 +358,7 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return Acceptance(ctx.sender, values=v) if ctx.open_by and not f.question else Nothing(ctx.sender)
     fact = not asks and "change" in f.hits and "agree" not in f.hits and "decline" not in f.hits
     return Proposal(ctx.sender, values=v, change="change" in f.hits or bool(_RE_SAME.search(f.folded)),
-                    fact=fact, agrees="agree" in f.hits and "decline" not in f.hits,
+                    fact=fact, agrees="agree" in f.hits and "decline" not in f.hits, asks=asks,
                     activity=activity_of(f.folded, cues), text=f.text)
 
 
@@ -370,9 +379,31 @@ def _rejection(f: Features, ctx: Context, cues: Cues) -> Move | None:
 
 
 def _acceptance(f: Features, ctx: Context, cues: Cues) -> Move | None:
-    if "agree" in f.hits or "remind" in f.hits and ctx.open_by:
+    if "agree" in f.hits and _leads(f, cues, "agree") or "remind" in f.hits and ctx.open_by:
         return Acceptance(ctx.sender)
     return None
+
+
+def _leads(f: Features, cues: Cues, kind: str, *, words: int = 3) -> bool:
+    """A phrase of ``kind`` among the first ``words`` words of the message, or a short message
+    ("sure, sounds good"; not "got soaked on the way in"): an answer says yes first."""
+    if len(f.folded.split()) <= words + 1:
+        return True
+    m = cues.phrases[kind].search(f.folded)
+    return m is not None and len(f.folded[:m.start()].split()) < words
+
+
+def _hedged_before(f: Features, cues: Cues, kinds: tuple[str, ...]) -> bool:
+    """A hedge ("might", "probably") before the first phrase of ``kinds``, in the same clause."""
+    hedge = cues.phrases["hedge"].search(f.folded)
+    if hedge is None:
+        return False
+    for kind in kinds:
+        m = cues.phrases[kind].search(f.folded)
+        if m is not None and hedge.start() < m.start() and not any(
+                a <= hedge.start() < b <= m.start() for a, b, _ in f.clauses):
+            return True
+    return False
 
 
 RULES: tuple[tuple[str, Rule], ...] = (
