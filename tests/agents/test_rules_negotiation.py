@@ -46,7 +46,6 @@ def test_a_bare_hour_takes_the_half_of_the_day_of_the_event_and_a_reason_time_is
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T20:30"}]
 
 
-@pytest.mark.xfail(strict=True, reason="rules gap: a correction with its own day")
 def test_a_self_correction_wins():
     ops = _act([("09:00", "Bob Ray", "could we do 7 on thursday? wait no, 8 not 7"), ("09:10", USER, "8 is fine")])
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T20:00"}]

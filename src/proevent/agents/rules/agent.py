@@ -412,7 +412,8 @@ class RulesAgent:
             return
         new_activity = move.activity is not None and subject is not None and move.activity[:4] not in fold(
             subject.description) and not move.named
-        fits = move.change or move.named or (values.day is None and _same_kind(values, subject)) if subject else False
+        fits = subject is not None and (move.change or move.named or (
+            (values.day is None or move.about == subject.id) and _same_kind(values, subject)))
         if subject is not None and not new_activity and fits:
             changed = _differs(values, subject)
             if not changed:

@@ -299,8 +299,9 @@ def _cancellation(f: Features, ctx: Context, cues: Cues) -> Move | None:
     v = values_of(f, ctx, cues)
     if v.any() and ({"change", "ask"} & f.hits or f.question):
         return None  # "cancel friday, saturday instead?": a change
-    if v.day is not None and ctx.current_day is not None and v.day != ctx.current_day:
-        return Nothing(ctx.sender)  # it names another day than the event's: not this event
+    named = {d.best for d in f.reading.days if not d.retracted}  # also in a clause that reads as a reason
+    if named and ctx.current_day is not None and ctx.current_day not in named:
+        return Nothing(ctx.sender)  # "cancel my saturday court" for a Sunday event: not this event
     if f.question and ("ask" in f.hits or "hedge" in f.hits):
         return Hedge(ctx.sender)  # "should we cancel?"
     if "hedge" in f.hits and ctx.sender != ctx.user:
@@ -314,8 +315,8 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
     said = "dropout" in f.hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded)
     if not said or "hedge" in f.hits and "dropout" not in f.hits:
         return None
-    if "remind" in f.hits and "decline" not in f.hits:
-        return None  # "see you there, I'm out of milk": a see-you is no drop-out
+    if "remind" in f.hits and _first(f, cues, "remind") < _first(f, cues, "dropout"):
+        return None  # "see you tonight! I'm out of chalk": a see-you first is no drop-out
     if "hedge" in f.hits and _hedged_before(f, cues, ("dropout",)):
         return Hedge(ctx.sender)  # "I might skip tuesday"
     if f.question and "ask" in f.hits:
@@ -391,6 +392,12 @@ def _leads(f: Features, cues: Cues, kind: str, *, words: int = 3) -> bool:
         return True
     m = cues.phrases[kind].search(f.folded)
     return m is not None and len(f.folded[:m.start()].split()) < words
+
+
+def _first(f: Features, cues: Cues, kind: str) -> int:
+    """Where the first phrase of ``kind`` starts (the message's length when there is none)."""
+    m = cues.phrases[kind].search(f.folded)
+    return m.start() if m is not None else len(f.folded)
 
 
 def _hedged_before(f: Features, cues: Cues, kinds: tuple[str, ...]) -> bool:
