@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +26,7 @@ from proevent.evaluate.multi import CaseTrace
 from proevent.evaluate.normalize import People
 from proevent.evaluate.single import QuestionScore
 from proevent.model import METRICS_FORMAT, Case, Dataset, Run
+from proevent.model.bulk import gc_paused
 
 METRICS_VERSION = 2
 """Version 2 scores locations with the ``places`` judge by default; version 1 with ``fuzzy``."""
@@ -74,19 +72,6 @@ def _multi_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list |
 
 
 _MODE_SCORERS = {"single": (_single_row, len(SINGLE_FIELDS)), "multi": (_multi_row, len(MULTI_FIELDS))}
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for the block, then as it was: scoring makes many
-    short-lived objects beside large live data, where collections cost more than they free."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def evaluate(

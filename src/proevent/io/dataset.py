@@ -11,6 +11,7 @@ from typing import Any
 from proevent.io.errors import FormatError
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
 from proevent.model import CASES_FILE, Case, Dataset, DatasetCounts, DatasetManifest
+from proevent.model.bulk import gc_paused
 
 __all__ = ["CASES_FILE", "MANIFEST_FILE", "Dataset", "dataset_counts", "iter_cases", "iter_numbered_cases",
            "load_dataset", "sha256_file", "write_dataset"]
@@ -101,13 +102,14 @@ def load_dataset(path: str | Path, *, verify_checksum: bool = True) -> Dataset:
             )
     cases: list[Case] = []
     first_line: dict[str, int] = {}
-    for lineno, case in iter_numbered_cases(cases_path, problems):
-        if case.case_id in first_line:
-            problems.append(f"{CASES_FILE}:{lineno}: case_id: duplicate case id {case.case_id!r} "
-                            f"(first on line {first_line[case.case_id]})")
-            continue
-        first_line[case.case_id] = lineno
-        cases.append(case)
+    with gc_paused():  # every case stays alive: collections would only walk them again and again
+        for lineno, case in iter_numbered_cases(cases_path, problems):
+            if case.case_id in first_line:
+                problems.append(f"{CASES_FILE}:{lineno}: case_id: duplicate case id {case.case_id!r} "
+                                f"(first on line {first_line[case.case_id]})")
+                continue
+            first_line[case.case_id] = lineno
+            cases.append(case)
     if not cases and not problems:
         problems.append(f"{CASES_FILE}: (file): no cases (the file holds no line)")
     if problems:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from proevent.io.errors import FormatError, describe_validation_error
+from proevent.model.bulk import gc_paused
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -125,6 +126,50 @@ def _open_error(path: Path, exc: OSError) -> FormatError:
     return FormatError([f"{path}: cannot read: {exc.strerror or exc}"])
 
 
+_DIGIT_MAP = bytes(0x30 if 0x30 <= b <= 0x39 else 0x65 if b in b"eE" else 0x2B if b in b"+-" else 0x20
+                   for b in range(256))
+"""Digits to ``0``, ``e``/``E`` to ``e``, signs to ``+``, every other byte to a space: :func:`_plain`
+finds long numbers and large exponents with substring searches over the mapped line."""
+
+
+def _plain(raw: bytes, strict: bool) -> bool:
+    """True when a line cannot hold what the hooks of :class:`_Decoder` mark (no ``NaN`` or
+    ``Infinity``, no run of digits long enough to leave the allowed range, no exponent of three
+    digits or more), so that pydantic may parse it directly. Text that merely looks like these
+    (``"Infinity pool"``, ``"Suite e100"``) only sends its line the long way: never a wrong answer."""
+    if b"NaN" in raw or b"Infinity" in raw:
+        return False
+    mapped = raw.translate(_DIGIT_MAP)
+    if strict:
+        return b"0" * 19 not in mapped and b"e000" not in mapped and b"e+000" not in mapped
+    return len(raw) <= 4000 or b"0" * 4001 not in mapped
+
+
+def _validate_line(raw: bytes, model: type[M], decoder: _Decoder, where: str) -> tuple[M | None, list[str]]:
+    """One line as ``model``: ``(item, [])`` or ``(None, problems)``.
+
+    A plain line (:func:`_plain`) is parsed and validated by pydantic in one pass over the bytes
+    (no intermediate dict, repeated short strings shared); any failure there, and every line that is
+    not plain, goes through :func:`_decode_line` and ``model_validate``, which word the problems.
+    """
+    if _plain(raw, decoder.strict):
+        try:
+            return model.model_validate_json(raw), []
+        except (ValidationError, RecursionError):
+            pass  # reported below, with the same words as ever
+    data, bad = _decode_line(raw, decoder, where)
+    if bad:
+        return None, bad
+    if not isinstance(data, dict):
+        return None, [f"{where}: (line): expected a JSON object, got {type(data).__name__}"]
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        return None, describe_validation_error(where, exc)
+    except RecursionError:
+        return None, [f"{where}: (line): nested too deeply"]
+
+
 def iter_jsonl(path: Path, model: type[M], problems: list[str], *, strict: bool = False
                ) -> Iterator[tuple[int, M]]:
     """Yield ``(line_number, item)`` for every valid line; append a message per bad line.
@@ -132,6 +177,8 @@ def iter_jsonl(path: Path, model: type[M], problems: list[str], *, strict: bool 
     Blank lines are skipped. The caller raises :class:`FormatError` when ``problems`` is not
     empty after the loop, so a file reports all its errors, not only the first. ``strict`` (data
     files): refuse NaN, Infinity, integers outside 64 bits and lone surrogates (module docstring).
+    Bulk readers consume it inside :func:`proevent.model.bulk.gc_paused` (a generator cannot
+    pause the collector for its consumer).
 
     Raises:
         FormatError: the file cannot be opened (missing, a folder, no permission).
@@ -146,28 +193,17 @@ def iter_jsonl(path: Path, model: type[M], problems: list[str], *, strict: bool 
         for lineno, raw in enumerate(fh, start=1):
             if not raw.strip():
                 continue
-            where = f"{name}:{lineno}"
-            data, bad = _decode_line(raw, decoder, where)
+            item, bad = _validate_line(raw, model, decoder, f"{name}:{lineno}")
             if bad:
                 problems.extend(bad)
                 continue
-            if not isinstance(data, dict):
-                problems.append(f"{where}: (line): expected a JSON object, got {type(data).__name__}")
-                continue
-            try:
-                item = model.model_validate(data)
-            except ValidationError as exc:
-                problems.extend(describe_validation_error(where, exc))
-                continue
-            except RecursionError:
-                problems.append(f"{where}: (line): nested too deeply")
-                continue
-            yield lineno, item
+            yield lineno, item  # type: ignore[misc]
 
 
 def load_jsonl(path: Path, model: type[M], *, strict: bool = False) -> list[M]:
     problems: list[str] = []
-    items = [item for _, item in iter_jsonl(path, model, problems, strict=strict)]
+    with gc_paused():
+        items = [item for _, item in iter_jsonl(path, model, problems, strict=strict)]
     if problems:
         raise FormatError(problems)
     return items

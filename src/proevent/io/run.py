@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from proevent.io.errors import FormatError
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
 from proevent.model import Key, PredictionLine, Run, RunManifest
+from proevent.model.bulk import gc_paused
 
 RUN_FILE = "run.json"
 PREDICTIONS_FILE = "predictions.jsonl"
@@ -35,10 +36,11 @@ def load_run(path: str | Path) -> Run:
     problems: list[str] = []
     n = 0
     if pred_path.exists():
-        for _, line in iter_jsonl(pred_path, PredictionLine, problems):
-            n += 1
-            lines.pop(line.key, None)
-            lines[line.key] = line
+        with gc_paused():
+            for _, line in iter_jsonl(pred_path, PredictionLine, problems):
+                n += 1
+                lines.pop(line.key, None)
+                lines[line.key] = line
     if problems:
         raise FormatError(problems)
     return Run(manifest=manifest, lines=lines, path=folder, duplicates=n - len(lines), all_lines=n)

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from proevent.model.events import Event, Operation
+from proevent.model.lean import Lean
 from proevent.model.times import Time
 
 CASE_FORMAT = "proevent.case/1"
@@ -21,7 +30,7 @@ _DATA = ConfigDict(extra="ignore")
 """Data files: readers ignore fields they do not know (the format allows extra optional fields)."""
 
 
-class Chat(BaseModel):
+class Chat(Lean):
     model_config = _DATA
     chat_id: str
     name: str
@@ -29,7 +38,7 @@ class Chat(BaseModel):
     members: list[str]
 
 
-class Message(BaseModel):
+class Message(Lean):
     model_config = _DATA
     chat_id: str
     time: Time
@@ -37,7 +46,7 @@ class Message(BaseModel):
     text: str
 
 
-class Step(BaseModel):
+class Step(Lean):
     model_config = _DATA
     t: int = Field(ge=1)
     start: Time
@@ -47,7 +56,7 @@ class Step(BaseModel):
     gold_timetable: list[Event]
 
 
-class Case(BaseModel):
+class Case(Lean):
     """One multi-step scenario."""
 
     model_config = _DATA
@@ -60,6 +69,18 @@ class Case(BaseModel):
     chats: list[Chat]
     steps: list[Step]
     meta: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _share_events(self) -> Case:
+        """One object per distinct event of the case: every gold timetable repeats the events that
+        did not change, and holding each once more than halves a loaded dataset (events are frozen,
+        so a shared one cannot change under another step)."""
+        seen: dict[tuple[Any, ...], Event] = {}
+        for events in (self.initial_timetable, *(step.gold_timetable for step in self.steps)):
+            for i, ev in enumerate(events):
+                key = (ev.id, ev.start, ev.end, ev.location, tuple(ev.participants), ev.description)
+                events[i] = seen.setdefault(key, ev)
+        return self
 
     def people(self) -> list[str]:
         """The user and every member of the case's chats, in first-seen order."""
@@ -166,13 +187,13 @@ class RunManifest(_OwnFields):
     """Where an imported run came from (``import-inspect``: the logs)."""
 
 
-class Usage(BaseModel):
+class Usage(Lean):
     model_config = ConfigDict(extra="allow")
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
 
-class PredictionLine(BaseModel):
+class PredictionLine(Lean):
     """One answered question of a run. ``ops`` is kept raw: invalid operations are predictions too."""
 
     model_config = ConfigDict(extra="allow")

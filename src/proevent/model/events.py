@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
+from proevent.model.lean import Lean
 from proevent.model.times import TimeOrDate, normalize_time
 
 SCORED_ATTRIBUTES: tuple[str, ...] = ("start", "end", "location", "participants")
@@ -14,7 +15,7 @@ ATTRIBUTES: tuple[str, ...] = (*SCORED_ATTRIBUTES, "description")
 OP_TYPES: tuple[str, ...] = ("insert", "update", "delete")
 
 
-class EventData(BaseModel):
+class EventData(Lean):
     """The five attributes of an event, as an ``insert`` carries them (an id given is ignored)."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
@@ -35,7 +36,7 @@ class Event(EventData):
     id: str
 
 
-class InsertOp(BaseModel):
+class InsertOp(Lean):
     model_config = ConfigDict(extra="ignore", frozen=True)
     op: Literal["insert"] = "insert"
     event: EventData
@@ -50,7 +51,7 @@ _VALUE_ADAPTERS: dict[str, TypeAdapter[Any]] = {
 }
 
 
-class UpdateOp(BaseModel):
+class UpdateOp(Lean):
     model_config = ConfigDict(extra="ignore", frozen=True)
     op: Literal["update"] = "update"
     id: str
@@ -72,7 +73,7 @@ class UpdateOp(BaseModel):
         return self.attribute == "description"
 
 
-class DeleteOp(BaseModel):
+class DeleteOp(Lean):
     model_config = ConfigDict(extra="ignore", frozen=True)
     op: Literal["delete"] = "delete"
     id: str
