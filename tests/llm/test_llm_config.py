@@ -40,6 +40,25 @@ def test_flags_over_environment_over_profile_over_defaults(tmp_path):
     assert cfg.model == "flag-model" and cfg.concurrency == 128  # None flags do not override
 
 
+def test_the_judge_reads_its_own_variables_above_the_runs(tmp_path):
+    path = tmp_path / "proevent.toml"
+    path.write_text(TOML)
+    env = {"PROEVENT_MODEL": "run-model", "PROEVENT_BASE_URL": "http://run/v1",
+           "PROEVENT_JUDGE_MODEL": "judge-model", "PROEVENT_JUDGE_BASE_URL": "http://judge/v1"}
+    judge = load_llm_config(role="judge", environ=env)
+    assert judge.model == "judge-model" and judge.base_urls == ["http://judge/v1"]
+    run = load_llm_config(environ=env)  # a run never reads the judge's variables
+    assert run.model == "run-model" and run.base_urls == ["http://run/v1"]
+    partial = load_llm_config(role="judge", environ={**env, "PROEVENT_JUDGE_BASE_URL": ""})
+    assert partial.model == "judge-model" and partial.base_urls == ["http://run/v1"]  # unset: as for runs
+    cfg = load_llm_config(role="judge", config_file=path, environ={"PROEVENT_JUDGE_PROFILE": "vllm"})
+    assert cfg.model == "Qwen/Qwen3-32B" and cfg.concurrency == 128
+    cfg = load_llm_config(role="judge", environ=env, overrides={"model": "flag-model"})
+    assert cfg.model == "flag-model" and cfg.base_urls == ["http://judge/v1"]
+    with pytest.raises(ValueError, match="no model for the llm judge: set PROEVENT_JUDGE_MODEL"):
+        load_llm_config(role="judge", environ={})
+
+
 def test_config_errors_name_the_place(tmp_path):
     path = tmp_path / "proevent.toml"
     path.write_text(TOML)

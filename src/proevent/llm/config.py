@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -35,6 +35,18 @@ ENV_VARS: dict[str, str] = {
 """Environment variables read by :func:`load_llm_config` (``PROEVENT_BASE_URL`` may hold several
 comma-separated URLs). The key itself is read from ``api_key_env`` (default ``PROEVENT_API_KEY``,
 then ``OPENAI_API_KEY``)."""
+
+Role = Literal["run", "judge"]
+"""Who the config is for: an agent's run (and the realiser, the quickstart), or the ``llm`` location judge."""
+
+JUDGE_ENV_VARS: dict[str, str] = {
+    "model": "PROEVENT_JUDGE_MODEL",
+    "base_urls": "PROEVENT_JUDGE_BASE_URL",
+}
+"""The judge's own choices, read for ``role="judge"`` above :data:`ENV_VARS` (a judge may use
+another model than the run it scores); unset, the judge is configured as runs are."""
+JUDGE_PROFILE_ENV = "PROEVENT_JUDGE_PROFILE"
+"""For ``role="judge"`` without a ``profile``: the ``proevent.toml`` profile of the judge."""
 
 
 CACHE_DIR = ".proevent-cache"
@@ -149,6 +161,7 @@ def find_config_file(explicit: Path | None = None) -> Path | None:
 
 def load_llm_config(
     *,
+    role: Role = "run",
     profile: str | None = None,
     config_file: Path | None = None,
     overrides: dict[str, Any] | None = None,
@@ -160,11 +173,15 @@ def load_llm_config(
     The only place that reads the ``PROEVENT_*`` variables (:data:`ENV_VARS`) and the profiles of
     ``proevent.toml``: runs, the judge, the ``llm`` realiser and the quickstart all come here.
     ``defaults`` are a caller's own defaults (the realiser's temperature), below everything else.
+    ``role="judge"`` also reads :data:`JUDGE_ENV_VARS` (above the run's variables) and, without a
+    ``profile``, :data:`JUDGE_PROFILE_ENV`.
 
     Raises:
         ValueError: unknown profile, a bad field in the file (named with its path and line), or no model.
     """
     env = os.environ if environ is None else environ
+    if role == "judge" and profile is None:
+        profile = env.get(JUDGE_PROFILE_ENV) or None
     merged: dict[str, Any] = {k: v for k, v in (defaults or {}).items() if v is not None}
     path = find_config_file(config_file)
     if profile is not None:
@@ -175,11 +192,15 @@ def load_llm_config(
             known = ", ".join(sorted(profiles)) or "none"
             raise ValueError(f"{path}: no profile {profile!r} (known: {known})")
         merged.update(profiles[profile])
-    for field, var in ENV_VARS.items():
+    variables = [*ENV_VARS.items(), *(JUDGE_ENV_VARS.items() if role == "judge" else ())]
+    for field, var in variables:
         if env.get(var):
             merged[field] = env[var]
     merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
     if "model" not in merged:
+        if role == "judge":
+            raise ValueError(f"no model for the llm judge: set {JUDGE_ENV_VARS['model']} or {ENV_VARS['model']}, "
+                             f"or name a profile in {JUDGE_PROFILE_ENV}")
         raise ValueError("no model: pass --model, set PROEVENT_MODEL, or choose a --profile")
     try:
         return LLMConfig.model_validate(merged)

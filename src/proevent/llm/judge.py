@@ -4,9 +4,9 @@ SQLite cache, and in memory per evaluation) and listed by :meth:`decisions` for 
 the metrics.
 
 It lives above the scorer: :class:`LLMJudge` takes an :class:`LLMConfig` and reads nothing
-itself; :func:`llm_judge` builds one with :func:`~proevent.llm.config.load_llm_config` (the
-``PROEVENT_JUDGE_MODEL`` / ``PROEVENT_JUDGE_BASE_URL`` / ``PROEVENT_JUDGE_PROFILE`` choices given
-to it as overrides, else ``PROEVENT_MODEL`` / ``PROEVENT_BASE_URL`` as for runs). Importing this
+itself; :func:`llm_judge` builds one with :func:`~proevent.llm.config.load_llm_config` for the
+judge's role (which reads ``PROEVENT_JUDGE_MODEL`` / ``PROEVENT_JUDGE_BASE_URL`` /
+``PROEVENT_JUDGE_PROFILE``, else ``PROEVENT_MODEL`` / ``PROEVENT_BASE_URL`` as for runs). Importing this
 module registers it as ``get_judge("llm")``. A failed request or an unparseable verdict is scored
 as "different places" and counted (:meth:`LLMJudge.failures`, ``judge_errors`` in the metrics):
 ``evaluate`` refuses such metrics unless ``allow_judge_errors``.
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import threading
 from collections.abc import Coroutine, Iterable, Mapping
 from importlib import resources
@@ -147,16 +146,12 @@ class LLMJudge(LocationJudge):
 
 def llm_judge(config: LLMConfig | None = None, *, model: str | None = None, base_url: str | None = None,
               profile: str | None = None, concurrency: int = 16, environ: Mapping[str, str] | None = None) -> LLMJudge:
-    """The ``llm`` judge with its config from :func:`load_llm_config`; the judge's own choices
-    (arguments, else ``PROEVENT_JUDGE_PROFILE`` / ``_MODEL`` / ``_BASE_URL``) are its overrides."""
+    """The ``llm`` judge with its config from :func:`load_llm_config` (``role="judge"``: the
+    ``PROEVENT_JUDGE_*`` variables); the arguments are its overrides."""
     if config is None:
-        env = os.environ if environ is None else environ
         config = load_llm_config(
-            profile=profile or env.get("PROEVENT_JUDGE_PROFILE"),
-            overrides={"model": model or env.get("PROEVENT_JUDGE_MODEL"),
-                       "base_urls": base_url or env.get("PROEVENT_JUDGE_BASE_URL"),
-                       "concurrency": concurrency},
-            environ=environ,
+            role="judge", profile=profile, environ=environ,
+            overrides={"model": model, "base_urls": base_url, "concurrency": concurrency},
         )
     return LLMJudge(config)
 
