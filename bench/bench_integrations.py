@@ -98,9 +98,10 @@ def _bench_inspect(tmp: Path, ds, n_cases: int) -> None:  # noqa: ANN001
     print(f"{'inspect eval proevent_single, oracle':<44} {took:8.2f} s  ({n} samples, {n / took:.0f}/s)")
     import_inspect_logs([logs[0].location], tmp / "inspect-run")
     sub = type(ds)(manifest=ds.manifest, cases=ds.cases[:n_cases], path=ds.path)
-    metrics = evaluate(sub, load_run(tmp / "inspect-run"), ci=False).metrics["single"]
+    single = evaluate(sub, load_run(tmp / "inspect-run"), ci=False).summary.single
+    assert single is not None and single.recall is not None
     reported = {k: v.value for s in logs[0].results.scores for k, v in s.metrics.items()}
-    print(f"  status {logs[0].status}; recall inspect {reported['recall']:.3f} = proevent {metrics['recall']:.3f}")
+    print(f"  status {logs[0].status}; recall inspect {reported['recall']:.3f} = proevent {single.recall:.3f}")
 
 
 if __name__ == "__main__":

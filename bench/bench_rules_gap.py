@@ -30,8 +30,9 @@ def rules_scores(dataset_path: Path, work: Path) -> tuple[float | None, float | 
     """Single-step (precision, recall) of ``rules`` on a dataset."""
     out = work / f"rules-{dataset_path.name}"
     run_agent(str(dataset_path), "rules", out, mode="single")
-    single = evaluate(load_dataset(dataset_path), load_run(out), ci=False).metrics["single"]
-    return single["precision"], single["recall"]
+    single = evaluate(load_dataset(dataset_path), load_run(out), ci=False).summary.single
+    assert single is not None
+    return single.precision, single.recall
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 from fixtures import FLAWED_RUN, PERFECT_RUN, TINY
 from proevent.cli import app
 from proevent.evaluate import evaluate
+from proevent.evaluate.metrics import metric_value
 from proevent.io import load_dataset, load_run
-from proevent.report.table import COLUMNS, metric_value
+from proevent.report.table import COLUMNS
 
 runner = CliRunner()
 

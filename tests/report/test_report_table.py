@@ -7,18 +7,21 @@ import io
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from fixtures import FLAWED_RUN, PERFECT_RUN, load_example_run, load_tiny
 from proevent.evaluate import METRIC_KEYS, EvaluationResult, evaluate
+from proevent.evaluate.metrics import metric_value
 from proevent.report.collect import ScoredRun, load_scored_runs
-from proevent.report.table import COLUMNS, build_table, metric_value, rich_table, to_csv, to_latex, to_markdown
+from proevent.report.table import COLUMNS, build_table, rich_table, table_notes, to_csv, to_latex, to_markdown
 
 
 def _fake(label: str, agent: str, values: dict[str, float | None], *, sd: dict | None = None, n: int = 1) -> ScoredRun:
-    """A scored run whose metrics are exactly ``values`` (dotted keys), for highlighting tests."""
+    """A scored run whose metrics are exactly ``values`` (dotted keys), for highlighting tests: a
+    real metrics object (the perfect run's, without intervals) with those values put in."""
     ds = load_tiny()
     run = load_example_run("perfect")
-    metrics: dict = {"single": {"insert": {}, "update": {}, "delete": {}}, "multi": {}, "ci": {}}
+    metrics = evaluate(ds, run, ci=False, breakdowns=False).metrics
     for key, v in values.items():
         node = metrics
         parts = key.split(".")
@@ -107,3 +110,16 @@ def test_markdown_latex_csv_html_rows():
     console.print(rich_table(table))
     text = console.export_text()
     assert "96.6%" in text and "my_run" in text and "errored lines" in text
+
+
+def test_notes_are_built_for_the_shape_they_are_printed_in():
+    table = build_table([_fake("x", "x", _all(0.5))])
+    assert table.notes == table_notes("rows") and "best value of the column (oracle and human rows" in table.notes[1]
+    table.notes[:0] = ["Every run is scored on the same 3 cases."]  # a note on the runs, put in front
+    printed = table.notes_for("columns")  # the terminal's table: a column per run
+    assert printed[0] == "Every run is scored on the same 3 cases." and printed[1:] == table_notes("columns")
+    assert "best value of the row (oracle and human columns excluded)" in printed[2]
+    assert table.notes_for("rows") == table.notes
+    table.notes.append("a note after the table's own")
+    with pytest.raises(ValueError, match="must close"):
+        table.notes_for("columns")

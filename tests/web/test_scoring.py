@@ -59,4 +59,4 @@ def test_scoring_failure_is_a_banner(dataset_dir: Path, run_dir: Path, monkeypat
 @pytest.mark.parametrize("judge", ["exact", "fuzzy"])
 def test_judge_is_passed_on(dataset_dir: Path, run_dir: Path, judge: str) -> None:
     view = load_run_view(0, run_dir, load_dataset(dataset_dir), judge)
-    assert view.metrics is not None and view.metrics["judge"] == judge
+    assert view.metrics is not None and view.metrics.judge == judge

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperOption
 
+from proevent.evaluate.metrics import percent as pct  # noqa: F401 - the commands format percentages with it
 from proevent.io.errors import FormatError, describe_config_error
 
 if TYPE_CHECKING:
@@ -87,11 +88,6 @@ def load_judges(*names: str | None) -> None:
     (the ``llm`` judge), when one of ``names`` asks for them."""
     if "llm" in names:
         import proevent.llm.judge  # noqa: F401
-
-
-def pct(value: float | None) -> str:
-    """A fraction as a percentage with one decimal, or "–" when undefined."""
-    return "–" if value is None else f"{100 * value:.1f}%"
 
 
 def add_initial_ics(dataset: Path, ics_file: Path, align: str, *, out: Path | None = None,

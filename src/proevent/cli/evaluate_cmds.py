@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 from rich.markup import escape
@@ -23,47 +22,43 @@ from proevent.cli.common import (
     warn,
 )
 from proevent.evaluate.judges import LATEST_VERSION as METRICS_VERSION
+from proevent.evaluate.metrics import CATALOGUE, Metrics
 
-__all__ = ["counts_line", "metrics_table", "pct"]  # pct: report/table.py reads it here (for now)
+__all__ = ["counts_line", "metrics_table"]
 
 
-def metrics_table(metrics: dict[str, Any], title: str | None = None) -> Table:
-    """The metrics of one run as a rich table: value, 95% interval and ± sd across repeats."""
-    from proevent.evaluate.metrics import CATALOGUE, metric_value
-
-    ci = metrics.get("ci") or {}
-    sd = (metrics.get("repeats") or {}).get("sd") or {}
+def metrics_table(metrics: Metrics, title: str | None = None) -> Table:
+    """The metrics of one run as a rich table: value, 95% interval and ± sd across repeats (the
+    catalogue's metrics of the modes the run has)."""
+    ci = metrics.ci or {}
+    sd = metrics.repeats.sd
     table = Table(title=title, show_lines=False)
     table.add_column("metric")
     table.add_column("value", justify="right")
     table.add_column("95% CI", justify="right")
-    if (metrics.get("repeats") or {}).get("n", 1) > 1:
+    if metrics.repeats.n > 1:
         table.add_column("± sd", justify="right")
-    rows = [(info.label + info.arrow, info.key, metric_value(metrics, info.key))
-            for info in CATALOGUE if metrics.get(info.key.split(".")[0])]
-    for label, key, value in rows:
-        interval = ci.get(key)
-        cells = [label, pct(value), "–" if not interval else f"{pct(interval[0])} – {pct(interval[1])}"]
+    modes = {"single": metrics.single is not None, "multi": metrics.multi is not None}
+    for info in CATALOGUE:
+        if not modes[info.key.split(".")[0]]:
+            continue
+        interval = ci.get(info.key)
+        cells = [info.label + info.arrow, pct(metrics.value(info.key)),
+                 "–" if not interval else f"{pct(interval[0])} – {pct(interval[1])}"]
         if len(table.columns) == 4:
-            cells.append(pct(sd.get(key)))
+            cells.append(pct(sd.get(info.key)))
         table.add_row(*cells)
     return table
 
 
-def counts_line(metrics: dict[str, Any]) -> str:
+def counts_line(metrics: Metrics) -> str:
+    """The counts behind the ratios: questions, cases, what was missing or errored."""
     parts = []
-    if metrics.get("single"):
-        s = metrics["single"]
-        parts.append(
-            f"single: {s['questions']} questions, {s['missing']} missing, {s['errors']} errors, "
-            f"{s['invalid_ops']} invalid ops"
-        )
-    if metrics.get("multi"):
-        m = metrics["multi"]
-        parts.append(
-            f"multi: {m['cases']} cases, {m['target_events']} target events, "
-            f"{m['missing']} missing, {m['errors']} errors"
-        )
+    if (s := metrics.single) is not None:
+        parts.append(f"single: {s.questions} questions, {s.missing} missing, {s.errors} errors, "
+                     f"{s.invalid_ops} invalid ops")
+    if (m := metrics.multi) is not None:
+        parts.append(f"multi: {m.cases} cases, {m.target_events} target events, {m.missing} missing, {m.errors} errors")
     return "; ".join(parts) or "no predictions"
 
 
@@ -131,11 +126,12 @@ def evaluate_command(
             write_judge_decisions(run, result.judge_decisions)
     except RunWriteError as exc:
         raise fail(str(exc)) from None
+    summary = result.summary
     title = f"{rn.manifest.agent}" + (f" ({rn.manifest.model})" if rn.manifest.model else "")
-    console.print(metrics_table(result.metrics, title=escape(f"{title} — judge {result.metrics['judge']}")))
-    say(counts_line(result.metrics))
+    console.print(metrics_table(summary, title=escape(f"{title} — judge {summary.judge}")))
+    say(counts_line(summary))
     if only_answered:
-        say(f"scored {result.metrics['dataset']['scored_cases']} of {len(ds.cases)} cases (--only-answered)")
+        say(f"scored {summary.dataset.scored_cases} of {len(ds.cases)} cases (--only-answered)")
     if rn.duplicates:
         say(f"{rn.duplicates} duplicate prediction lines superseded (the last line of a key counts)")
     if not mismatch:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,10 @@ from proevent.cli.common import (
     warn,
 )
 from proevent.evaluate.judges import LATEST_VERSION as METRICS_VERSION
+from proevent.evaluate.metrics import CATALOGUE
+
+if TYPE_CHECKING:
+    from proevent.report.build import ReportOutput
 
 _DATASET_HELP = "Dataset folder; default: run.json's dataset.path, else a folder with the run's checksum nearby."
 
@@ -54,15 +58,14 @@ def report_cmd(
     print_report_summary(output)
 
 
-def print_report_summary(output) -> None:
+def print_report_summary(output: ReportOutput) -> None:
     """The table, what was skipped and where the page is (shared with the quickstart)."""
     from rich.markup import escape
 
     from proevent.report.table import rich_table
 
     console.print(rich_table(output.table, title="ProEvent results (%, 95% intervals below)"))
-    for note in output.table.notes:  # the notes speak of the report's table, where runs are rows
-        note = note.replace("best value of the column", "best value of the row (runs are columns here)")
+    for note in output.table.notes_for("columns"):  # the terminal's table has a column per run
         console.print(f"[dim]{escape(note)}[/dim]", highlight=False)
     if output.plots_skipped:
         warn(f"plots skipped: {output.plots_skipped}")
@@ -81,10 +84,9 @@ def p_text(p: float | None) -> str:
 
 
 def metric_label(key: str) -> str:
-    """The label the report's table gives a metric key (``single.fdr`` -> ``FDR ↓``)."""
-    from proevent.report.table import COLUMNS
-
-    return next((c.title for c in COLUMNS if c.key == key), key)
+    """The catalogue's title of a metric key, as the report's terminal table shows it (``single.fdr``
+    -> ``FDR ↓``); an unknown key stands for itself."""
+    return next((info.title for info in CATALOGUE if info.key == key), key)
 
 
 @app.command("compare")

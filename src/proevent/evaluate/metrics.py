@@ -61,6 +61,8 @@ class DatasetInfo(_Typed):
     sha256: str
     scored_cases: int | None = None
     """Only with ``only_answered``: the cases scored."""
+    of_cases: int | None = None
+    """Only in a report scored on the cases every run answered: the dataset's cases."""
 
 
 class RunInfo(_Typed):
@@ -130,6 +132,17 @@ class MetricInfo:
     def arrow(self) -> str:
         """`` ↓`` for a metric where lower is better, else nothing."""
         return " ↓" if self.lower_is_better else ""
+
+    @property
+    def heading(self) -> str:
+        """Its column title under the group's title, with the arrow (``R``, ``FDR ↓``)."""
+        return self.short + self.arrow
+
+    @property
+    def title(self) -> str:
+        """Its title standing alone, where there is no group row (``Insert R``, ``FDR ↓``): the
+        group, then the heading; the timing metrics are named by their heading alone."""
+        return self.heading if self.group == "Timing" else f"{self.group} {self.heading}"
 
 
 CATALOGUE: tuple[MetricInfo, ...] = (

@@ -80,7 +80,7 @@ def summarize_errors(
     Examples are taken in dataset order, preferring distinct cases, so the same inputs give the
     same page. ``judge`` defaults to the one the result was scored with.
     """
-    the_judge = get_judge(judge if judge is not None else result.metrics.get("judge"))
+    the_judge = get_judge(judge if judge is not None else result.summary.judge)
     counts = {c.key: 0 for c in categories()}
     items: list[ErrorItem] = []
     rendered: list[tuple[str | None, str | None]] = []

@@ -13,9 +13,9 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from proevent.evaluate.metrics import CATALOGUE, catalogue_groups, metric_value
+from proevent.evaluate.metrics import CATALOGUE, MetricInfo, catalogue_groups
 from proevent.evaluate.metrics import percent as pct
 from proevent.report.collect import ScoredRun
 
@@ -26,24 +26,23 @@ PROBLEM_LOW = 0.1
 _TIE = 1e-12
 
 
-@dataclass(frozen=True)
-class Column:
-    key: str
-    """Dotted metric key, as in ``metrics.json``'s ``ci`` (``single.insert.recall``); the columns are
-    the metrics of :data:`proevent.evaluate.metrics.CATALOGUE`."""
-    group: str
-    short: str
-    lower_is_better: bool = False
-
-    @property
-    def title(self) -> str:
-        return f"{self.group} {self.short}" if self.group not in ("Timing",) else self.short
-
-
-COLUMNS: tuple[Column, ...] = tuple(
-    Column(m.key, m.group, m.short + m.arrow, lower_is_better=m.lower_is_better) for m in CATALOGUE
-)
+COLUMNS: tuple[MetricInfo, ...] = CATALOGUE
+"""The table's metric columns: the catalogue's metrics, in its order (``title`` heads a column
+without the group row, ``group`` and ``heading`` head it in two rows)."""
 GROUPS: tuple[tuple[str, int], ...] = catalogue_groups()
+
+RunsAre = Literal["rows", "columns"]
+"""How a table lays out its runs: the report's tables have a row per run, the terminal's a column."""
+
+
+def table_notes(runs_are: RunsAre = "rows") -> list[str]:
+    """The notes printed under the table, for the shape it is printed in."""
+    best, left_out = ("column", "rows") if runs_are == "rows" else ("row", "columns")
+    return [
+        "Percentages; 95% case-level bootstrap intervals in brackets; mean ± sd over repeats where a run has several.",
+        f"Bold: best value of the {best} (oracle and human {left_out} excluded). Underlined: problematic "
+        "(FDR or MNR above 90%, any other metric below 10%). ↓: lower is better. –: undefined (no denominator).",
+    ]
 
 
 @dataclass
@@ -72,21 +71,31 @@ class Row:
 @dataclass
 class ReportTable:
     rows: list[Row]
-    columns: tuple[Column, ...] = COLUMNS
-    notes: list[str] = field(default_factory=list)
+    columns: tuple[MetricInfo, ...] = COLUMNS
+    notes: list[str] = field(default_factory=table_notes)
+    """The notes under the table with runs as rows: notes on the runs may be put in front; the
+    table's own (:func:`table_notes`) close the list."""
+
+    def notes_for(self, runs_are: RunsAre) -> list[str]:
+        """The notes, the table's own built for a table whose runs are ``runs_are``."""
+        own = table_notes()
+        lead = len(self.notes) - len(own)
+        if lead < 0 or self.notes[lead:] != own:
+            raise ValueError("the table's own notes must close ReportTable.notes (put notes on the runs in front)")
+        return [*self.notes[:lead], *table_notes(runs_are)]
 
 
 def build_table(runs: Sequence[ScoredRun]) -> ReportTable:
     """The table model: values, intervals, sd, and the paper's highlighting."""
     rows: list[Row] = []
     for sr in runs:
-        m = sr.result.metrics
-        ci = m.get("ci") or {}
-        sd = (m.get("repeats") or {}).get("sd") or {}
-        n = (m.get("repeats") or {}).get("n", 1)
+        m = sr.result.summary
+        ci = m.ci or {}
+        sd = m.repeats.sd
+        n = m.repeats.n
         cells = []
         for col in COLUMNS:
-            value = metric_value(m, col.key)
+            value = m.value(col.key)
             interval = ci.get(col.key)
             problematic = value is not None and (value > PROBLEM_HIGH if col.lower_is_better else value < PROBLEM_LOW)
             cells.append(
@@ -120,12 +129,7 @@ def build_table(runs: Sequence[ScoredRun]) -> ReportTable:
             v = r.cells[k].value
             if not r.reference and v is not None and abs(v - best) <= _TIE:
                 r.cells[k].best = True
-    notes = [
-        "Percentages; 95% case-level bootstrap intervals in brackets; mean ± sd over repeats where a run has several.",
-        "Bold: best value of the column (oracle and human rows excluded). Underlined: problematic "
-        "(FDR or MNR above 90%, any other metric below 10%). ↓: lower is better. –: undefined (no denominator).",
-    ]
-    return ReportTable(rows=rows, notes=notes)
+    return ReportTable(rows=rows)
 
 
 def _num(value: float | None) -> str:
@@ -216,7 +220,7 @@ def to_latex(table: ReportTable, caption: str = "Evaluation results on ProEvent 
         col += span
     out.append(" & " + " & ".join(group_cells) + r" & & \\")
     out.append(" ".join(rules))
-    shorts = [c.short.replace("↓", r"$\downarrow$") for c in table.columns]
+    shorts = [c.heading.replace("↓", r"$\downarrow$") for c in table.columns]
     out.append("Run & " + " & ".join(shorts) + r" & Err. & Cost \\")
     out.append(r"\midrule")
     for row in table.rows:

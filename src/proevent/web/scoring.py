@@ -14,6 +14,7 @@ from proevent.evaluate import (
     CaseTrace,
     Comparator,
     ErrorItem,
+    Metrics,
     QuestionScore,
     categories,
     categorize,
@@ -48,7 +49,7 @@ class RunView:
     """case_id -> error category -> count."""
     errors: dict[tuple[str, int], list[ErrorItem]] = field(default_factory=dict)
     """(case_id, t) -> the error items of that single-step question."""
-    metrics: dict[str, Any] | None = None
+    metrics: Metrics | None = None
 
     @property
     def ok(self) -> bool:
@@ -100,7 +101,7 @@ def load_run_view(index: int, path: Path, dataset: Dataset, judge: str) -> RunVi
 def _score(view: RunView, dataset: Dataset, judge: str) -> None:
     assert view.run is not None
     res = evaluate(dataset, view.run, judge=judge, ci=False)
-    view.metrics = res.metrics
+    view.metrics = res.summary
     view.questions = {(q.case_id, q.t): q for q in res.questions}
     view.traces = {c.case_id: c for c in res.cases}
 
