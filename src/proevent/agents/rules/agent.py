@@ -100,6 +100,16 @@ class ChatState:
     """Messages of the chat played so far."""
 
 
+@dataclass
+class Played:
+    """One message played on its chat's state."""
+
+    move: Move
+    changed: bool
+    """It opened, changed, settled or dropped a proposal, or asked a service to cancel or to let
+    someone join: the negotiation moved, whether or not the timetable did yet."""
+
+
 class Work:
     """The step's working timetable: the observation's events plus inserts, with deletes marked."""
 
@@ -190,19 +200,26 @@ class RulesAgent:
         return {"strategy": "rules", "role": "reference baseline", "cues_version": self.cues.version}
 
     async def act(self, obs: Observation) -> Action:
+        work, _ = self.step(obs)
+        return Action(ops=work.ops())
+
+    def step(self, obs: Observation) -> tuple[Work, list[Played]]:
+        """Play the step's new messages on each chat's kept state: the working timetable they
+        leave and, per message, its move and whether it moved the negotiation."""
         work = Work(list(obs.timetable))
+        played: list[Played] = []
         for upd in obs.chats:
             key = (obs.case_id, obs.mode, obs.repeat, upd.chat.chat_id)
             state = self._resume(key, obs, upd)
             state.last = None  # a step that fails half-way leaves a state nobody resumes
             for msg in upd.new:
-                self._play(state, msg, upd.chat, obs, work)
+                played.append(self._play(state, msg, upd.chat, obs, work))
             state.last = _key(upd.new[-1]) if upd.new else _key(upd.context[-1]) if upd.context else None
             self._states[key] = state
             self._states.move_to_end(key)
             while len(self._states) > _KEEP_STATES:
                 self._states.popitem(last=False)
-        return Action(ops=work.ops())
+        return work, played
 
     # -- state across steps ----------------------------------------------------------------------
     def _resume(self, key: tuple[str, str, int, str], obs: Observation, upd: ChatUpdate) -> ChatState:
@@ -241,10 +258,11 @@ class RulesAgent:
             state.service = True
         return state.service
 
-    def _play(self, state: ChatState, msg: Message, chat: Chat, obs: Observation, work: Work) -> None:
+    def _play(self, state: ChatState, msg: Message, chat: Chat, obs: Observation, work: Work) -> Played:
         user, sender = obs.user, msg.sender
         state.seen += 1
         before = (state.open, state.open.values if state.open else None)
+        asked = (state.cancel_asked, state.join_asked)
         f = features(msg.text, _sent(msg.time), self.cues)
         service = self._is_service(state, chat, user, f, sender)
         about, named = self._link(f, chat, user, work, state)
@@ -271,8 +289,10 @@ class RulesAgent:
         elif getattr(move, "values", None) is not None and move.values.place is not None:
             state.where_asked = False
         self._apply(state, move, chat, user, work, subject, service)
-        if state.open is not None and (state.open, state.open.values) != before:
+        now = (state.open, state.open.values if state.open else None)
+        if state.open is not None and now != before:
             state.open.at = state.seen
+        return Played(move, now != before or (state.cancel_asked, state.join_asked) != asked)
 
     def _other_side(self, draft: Draft, sender: str, user: str) -> bool:
         return sender != draft.by and (draft.by == user or sender == user)
@@ -542,4 +562,4 @@ def _same_place(said: str, held: str) -> bool:
     return bool(a) and (a <= b or b <= a)
 
 
-__all__ = ["ChatState", "Draft", "RulesAgent", "Work", "activity_of"]
+__all__ = ["ChatState", "Draft", "Played", "RulesAgent", "Work", "activity_of"]

@@ -1,4 +1,5 @@
-"""The word lists of the ``rules`` agent (package data ``data/cues.json``) and the step detector ``gated`` uses.
+"""The word lists of the ``rules`` agent (package data ``data/cues.json``); ``needs_attention``, the step
+detector ``gated`` uses (:mod:`proevent.agents.rules.detect`).
 
 Every list is a field of :class:`CueFile` (``extra="forbid"``: a key nobody reads is an error, not
 a silently dead list). The lists are general English, each named for what its words do in a chat
@@ -12,12 +13,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from proevent.agents.protocol import Observation
-from proevent.model import parse_time
-from proevent.timeexpr import read
+
+if TYPE_CHECKING:
+    from proevent.agents.rules.detect import StepDetector
 
 PHRASE_KINDS = (
     "agree", "decline", "hedge", "ask", "change", "cancel", "dropout", "join", "remind", "late", "confirmed",
@@ -127,28 +130,15 @@ def load_cues() -> Cues:
     return Cues(f.version, phrases, frozenset(f.place_stops), frozenset(f.not_places), tuple(f.activities), firsts)
 
 
-_DETECT = ("change", "cancel", "dropout", "join", "confirmed", "failed", "request")
+@lru_cache(maxsize=1)
+def _detector() -> StepDetector:
+    from proevent.agents.rules.detect import StepDetector  # it reads with the agent, which reads the cues
+
+    return StepDetector()
 
 
 def needs_attention(obs: Observation) -> bool:
-    """Does any new message of the step look like scheduling: a day or a clock time, or a word that
-    changes, cancels, joins, drops out, books or confirms?
-
-    Deliberately generous: ``gated`` skips the model only where this says no, so a miss here is a
-    missed need, while a false alarm only costs one request. Agreement alone counts too when the
-    chat's previous message asked something (a bare "ya" after "sat 11?" settles a plan).
-    """
-    cues = load_cues()
-    for upd in obs.chats:
-        before = upd.context[-1].text if upd.context else ""
-        for msg in upd.new:
-            text = fold(msg.text)
-            r = read(msg.text, parse_time(msg.time))
-            if r.days or r.clocks or r.parts or r.ranges or r.relatives:
-                return True
-            if any(cues.has(k, text) for k in _DETECT):
-                return True
-            if cues.has("agree", text) and ("?" in before or cues.has("ask", fold(before))):
-                return True
-            before = msg.text
-    return False
+    """Does the step need the model? :class:`proevent.agents.rules.detect.StepDetector`, one per
+    process (its chats' state is keyed by case, mode, repeat and chat and checked against each
+    step's context, so steps of several runs can share it)."""
+    return _detector()(obs)

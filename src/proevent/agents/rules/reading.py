@@ -116,6 +116,14 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
     return Features(text, folded, mask(text, ref), read(text, ref), hits, "?" in text, tuple(clauses))
 
 
+_RE_NOT_BEFORE = re.compile(r"(?<![\w'])(?:not|instead of|rather than)\s+(?:at\s+)?$")
+
+
+def _negated(f: Features, start: int) -> bool:
+    """A time said as the one it is not ("7:30 not 7", "instead of 7"): the old time, not the event's."""
+    return bool(_RE_NOT_BEFORE.search(f.folded, max(0, start - 16), start))
+
+
 def in_reason(f: Features, start: int) -> bool:
     return any(a <= start < b and reason for a, b, reason in f.clauses)
 
@@ -160,7 +168,8 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
                 v.minutes = None
         elif parts:
             v.day = parts[0].day
-    starts = [c for c in r.clocks if c.role == "start" and not c.retracted and not in_reason(f, c.start)]
+    starts = [c for c in r.clocks if c.role == "start" and not c.retracted and not in_reason(f, c.start)
+              and not _negated(f, c.start)]
     corrected_c = [c for c in starts if c.corrects]
     if len(starts) > 1 and ctx.anchor is not None:
         starts = [c for c in starts if ctx.anchor not in c.times] or starts  # "7:30 instead of 7"
@@ -278,6 +287,8 @@ def _others_plan(f: Features, ctx: Context, cues: Cues) -> Move | None:
 
 
 def _lateness(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if any(c.corrects or _negated(f, c.start) for c in f.reading.clocks):
+        return None  # "it's 7:30 tonight not 7, he's stuck at work": a correction, not lateness
     if "late" in f.hits and not ({"change", "cancel", "ask"} & f.hits) and not f.question:
         return Nothing(ctx.sender)
     return None

@@ -1,0 +1,42 @@
+"""The step detector ``gated`` uses (agents/rules/detect.py), on hand-written steps: it reads with
+the ``rules`` agent's kept state, so a "yes" needs the model only when it answers something."""
+
+from __future__ import annotations
+
+from proevent.agents.protocol import ChatUpdate, Observation
+from proevent.agents.rules.detect import StepDetector
+from proevent.model import Chat, Message, Timetable, make_event
+
+USER = "Ann Lee"
+DINNER = make_event("e1", start="2026-03-12T19:30", end=None, location="Dishoom",
+                    participants=[USER, "Bob Ray"], description="Dinner with Bob")
+
+
+def _obs(context, new, t):
+    chat = Chat(chat_id="c1", name="Bob", type="direct", members=[USER, "Bob Ray"])
+    msgs = lambda lines: [Message(chat_id="c1", time=f"2026-03-09T{hm}", sender=who, text=text)  # noqa: E731
+                          for hm, who, text in lines]
+    return Observation(case_id="x", t=t, mode="single", repeat=0, user=USER, now="2026-03-09T20:00",
+                       window_start="2026-03-09T08:00", timetable=Timetable([DINNER]),
+                       chats=[ChatUpdate(chat=chat, context=msgs(context), new=msgs(new))])
+
+
+STEP1 = [("09:00", "Bob Ray", "did you see the match last night"), ("09:02", USER, "yes! unreal")]
+STEP2 = [("10:00", "Bob Ray", "thursday, could we do 8 instead?")]
+STEP3 = [("10:05", USER, "sure")]
+
+
+def test_small_talk_is_skipped_and_a_proposal_and_its_yes_are_sent():
+    detect = StepDetector()
+    assert detect(_obs([], STEP1, 1)) is False  # a "yes" to nothing
+    assert detect(_obs(STEP1, STEP2, 2)) is True  # a change asked
+    assert detect(_obs(STEP1 + STEP2, STEP3, 3)) is True  # the yes settles it
+    assert detect.agent.replays == 0  # each step read only its new messages
+
+
+def test_a_day_in_passing_is_skipped_and_a_step_read_out_of_order_is_replayed():
+    detect = StepDetector()
+    assert detect(_obs([], [("09:00", "Bob Ray", "forecast says rain on saturday, bring a coat"),
+                            ("09:01", USER, "👍")], 1)) is False
+    assert detect(_obs(STEP1 + STEP2, STEP3, 3)) is True  # no kept state ends there: the context is read
+    assert detect.agent.replays == 1
