@@ -155,11 +155,6 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def before_timetable(case: Case, t: int) -> list[Event]:
-    """S_{t-1} (:meth:`Case.timetable_before`), as a list of its own."""
-    return list(case.timetable_before(max(t, 1)))
-
-
 @dataclass
 class RunStepView:
     """What one run did at one step, coloured against the gold."""

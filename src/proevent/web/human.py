@@ -31,7 +31,6 @@ from proevent.model import Case, InvalidOp, Timetable, op_to_json, parse_op, par
 from proevent.runner import RunConfig
 from proevent.runner.core import action_to_line, advance
 from proevent.runner.store import RunStore, open_store
-from proevent.web.caseview import before_timetable
 from proevent.web.config import ServeConfig
 
 DRAFTS_FILE = "human-drafts.jsonl"
@@ -167,7 +166,7 @@ class HumanSession:
         (their earlier answers replayed by the runner's rule)."""
         case = self.cases[item.case_id]
         if self.mode == "single":
-            return Timetable(before_timetable(case, item.t))
+            return Timetable(case.timetable_before(item.t))
         table = Timetable(case.initial_timetable)
         for t in range(1, item.t):
             table = advance(table, self.answers.get(Item(item.case_id, t), []))

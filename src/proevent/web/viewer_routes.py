@@ -12,7 +12,6 @@ from proevent.model import Case
 from proevent.web.answer import run_answers
 from proevent.web.caseview import (
     RunStepView,
-    before_timetable,
     build_timeline,
     describe_op,
     event_row,
@@ -117,7 +116,7 @@ def whole_gold(case: Case) -> list[dict[str, Any]]:
     """Every step's gold operations at once (review mode judges the whole case, not one step)."""
     out = []
     for step in case.steps:
-        events = {e.id: e for e in before_timetable(case, step.t)}
+        events = {e.id: e for e in case.timetable_before(step.t)}
         out.append({"t": step.t, "start": step.start, "end": step.end, "messages": len(step.messages),
                     "ops": [describe_op(op, events) for op in step.gold_ops]})
     return out
@@ -132,7 +131,7 @@ def step_context(state: WebState, case: Case, t: int) -> dict[str, Any]:
     if t == 0:
         return {"step": None, "before": [], "after": [], "gold": [], "run_steps": [], "step_marks": [], "answers": {}}
     step = case.steps[t - 1]
-    before = before_timetable(case, t)
+    before = case.timetable_before(t)
     rows_before, rows_after = timetable_rows(before, step.gold_timetable)
     events = {e.id: e for e in before}
     run_steps = []
