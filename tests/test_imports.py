@@ -4,7 +4,8 @@
 - ``proevent.model`` imports nothing of proevent;
 - ``proevent.evaluate`` imports only ``proevent.model`` (and itself);
 - nothing below the front ends imports ``proevent.cli``, ``proevent.web`` or ``proevent.report``,
-  and ``report`` and ``web`` do not import ``cli``.
+  and ``report`` and ``web`` do not import ``cli``;
+- ``web`` and ``report`` import no private module or name (``_x``) of each other.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "proevent"
 FRONT_ENDS = ("cli", "web", "report")
+PUBLIC_ONLY = {"web", "report"}
+"""Stages that may read each other's public modules and names only."""
 
 
 def _stage(module: str) -> str | None:
@@ -35,7 +38,8 @@ def _module_name(path: Path, root: Path) -> str:
 
 def imports_of(path: Path, root: Path) -> list[tuple[int, str]]:
     """(line, imported module) of every import statement of a file under ``root`` (the folder
-    holding ``proevent/``), relative ones resolved."""
+    holding ``proevent/``), relative ones resolved; a name imported from ``proevent`` or a private
+    name (``from m import _x``) is listed as ``m.name`` too."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     name = _module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -49,7 +53,8 @@ def imports_of(path: Path, root: Path) -> list[tuple[int, str]]:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
             out.append((node.lineno, base))
-            out += [(node.lineno, f"{base}.{alias.name}") for alias in node.names if base == "proevent"]
+            out += [(node.lineno, f"{base}.{alias.name}") for alias in node.names
+                    if base == "proevent" or alias.name.startswith("_")]
     return out
 
 
@@ -70,6 +75,8 @@ def violations(src: Path = SRC) -> list[str]:
                 found.append(f"{where} (evaluate/ imports only model/)")
             elif other in FRONT_ENDS and (me not in FRONT_ENDS or other == "cli"):
                 found.append(f"{where} ({me}/ may not import {other}/)")
+            elif {me, other} == PUBLIC_ONLY and any(p.startswith("_") for p in target.split(".")[2:]):
+                found.append(f"{where} ({me}/ may import only what {other}/ makes public)")
     return found
 
 
@@ -84,12 +91,16 @@ def test_the_walk_sees_a_violation(tmp_path: Path) -> None:
         "evaluate/__init__.py": "", "evaluate/bad.py": "def f():\n    from ..llm import judge\n",
         "runner/__init__.py": "", "runner/bad.py": "import proevent.report.table\n",
         "report/__init__.py": "", "report/bad.py": "from proevent import cli\n",
+        "report/worse.py": "import proevent.web._state\n",
+        "web/__init__.py": "", "web/bad.py": "from ..report.table import _num\n",
+        "web/ok.py": "from proevent.report import build_table\nfrom proevent.report.table import to_csv\n",
     }.items():
         (tmp_path / "proevent" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "proevent" / name).write_text(text)
     found = violations(tmp_path / "proevent")
     assert [f.split(": imports ")[1].split(" (")[0] for f in found] == [
-        "proevent.llm", "proevent.io", "proevent.cli", "proevent.report.table"]
+        "proevent.llm", "proevent.io", "proevent.cli", "proevent.web._state", "proevent.report.table",
+        "proevent.report.table._num"]
 
 
 @pytest.mark.parametrize("heavy", ["numpy", "rapidfuzz", "proevent.io", "proevent.evaluate"])
