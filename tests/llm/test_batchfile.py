@@ -9,7 +9,7 @@ import json
 import pytest
 
 from fixtures import load_example_run, load_tiny
-from proevent.evaluate import evaluate
+from proevent.evaluate import JudgeFailed, evaluate
 from proevent.llm import LLMClient, LLMConfig, LLMError, ResponseCache
 from proevent.llm.batchfile import BatchRecorder, import_batch_files
 from proevent.llm.client import EndpointRefused, PendingError
@@ -116,7 +116,9 @@ def test_the_llm_judge_records_through_the_environment(scripted_server, tmp_path
     batch = tmp_path / "judge-requests.jsonl"
     monkeypatch.setenv("PROEVENT_BATCH_OUT", str(batch))
     ds, run = load_tiny(), load_example_run("flawed")
-    first = evaluate(ds, run, judge="llm", ci=False)
+    with pytest.raises(JudgeFailed, match="not answered yet") as failed:  # pending pairs are not decided
+        evaluate(ds, run, judge="llm", ci=False)
+    first = failed.value.result
     assert scripted_server.requests == []
     lines = [json.loads(t) for t in batch.read_text().splitlines()]
     assert len(lines) == len(first.judge_decisions) > 0

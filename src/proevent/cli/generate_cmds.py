@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from proevent.cli.batch_cmds import EXIT_PENDING, generate_recording, generate_round
 from proevent.cli.common import add_initial_ics, app, build_config, console, err_console, fail, handle_errors, say
 
 _FLAG_OPTIONS = {"cases": "--cases", "seed": "--seed", "realizer": "--realizer", "name": "--name",
@@ -64,10 +65,18 @@ def generate(
     initial_ics_align: str = typer.Option(
         "none", "--initial-ics-align", help="none (keep the file's dates) or week (move into each case's week)."
     ),
+    batch_out: Path | None = typer.Option(
+        None, "--batch-out", help="llm realiser: send nothing, write the requests the cache cannot answer as an "
+        "OpenAI Batch API input file (also $PROEVENT_BATCH_OUT); while a case waits for an answer nothing is "
+        f"written and the exit status is {EXIT_PENDING} (docs/backends.md)."),
 ) -> None:
-    """Generate a ProEvent-style benchmark dataset."""
+    """Generate a ProEvent-style benchmark dataset.
+
+    Exit status: 0 written; 1 an error, or fewer cases than asked for; 6 (batch mode) requests wait in
+    the batch file: import the answers with `proevent batch import`, then run the same command again
+    with a new --batch-out."""
     from proevent.generate.config import parse_noise, parse_turns, parse_window
-    from proevent.generate.pipeline import generate_dataset
+    from proevent.generate.pipeline import CasesPending, generate_dataset
     from proevent.generate.stats import compute_stats
 
     flags: dict[str, Any] = {"cases": cases, "seed": seed, "realizer": realizer, "name": name,
@@ -82,18 +91,23 @@ def generate(
         flags["turns"] = parse_turns(turns)
     cfg = _build_config(config, flags)
     try:
-        if quiet:
-            ds = generate_dataset(cfg, out, force=force)
-        else:
-            from rich.progress import Progress
+        with generate_recording(batch_out, cfg.realizer) as recorder:
+            if quiet:
+                ds = generate_dataset(cfg, out, force=force)
+            else:
+                from rich.progress import Progress
 
-            with Progress(console=err_console, transient=True) as bar:
-                task = bar.add_task("generating", total=cfg.cases)
-                ds = generate_dataset(cfg, out, force=force, progress=lambda i, n: bar.update(task, completed=i))
+                with Progress(console=err_console, transient=True) as bar:
+                    task = bar.add_task("generating", total=cfg.cases)
+                    ds = generate_dataset(cfg, out, force=force, progress=lambda i, n: bar.update(task, completed=i))
+    except CasesPending as exc:
+        raise generate_round(exc.result, cfg.cases, recorder) from None
     except Exception as exc:  # an LLM request that failed after the client's own retries
         if type(exc).__module__.startswith("proevent.llm"):
             raise fail(f"llm realiser: {exc}") from None
         raise
+    if recorder is not None and not quiet:
+        say(f"every case is complete: nothing written to {recorder.path}.")
     if initial_ics is not None:  # post-processing hook of the ecosystem integrations (integrations/ics_initial.py)
         ds = add_initial_ics(out, initial_ics, initial_ics_align)
     rejected = ds.manifest.generator.get("rejected", {})

@@ -9,6 +9,11 @@ case is drawn again with the next attempt number, up to ``max_attempts``. A case
 on the others. The loop is a coroutine: the template realiser never waits, so its cases run one
 after the other; the ``llm`` realiser waits on the model, and all cases are in flight at once
 (the client bounds the requests).
+
+In batch mode (``generate --batch-out``) an attempt whose realiser raises
+:class:`~proevent.llm.batchfile.RoundsPending` sets its case aside for this round: it is neither
+written nor given up, no further attempt is drawn (it follows from this one), and
+:func:`generate_dataset` writes nothing while a case is set aside (:class:`CasesPending`).
 """
 
 from __future__ import annotations
@@ -46,10 +51,22 @@ class GenerationResult:
     """Texts the realiser rejected itself and asked for again within an attempt, by reason (``llm`` only)."""
     variants: dict[str, VariantResult] = field(default_factory=dict)
     """The paired variants ``config.variants`` names, by name (:mod:`proevent.generate.variants`)."""
+    pending: int = 0
+    """Cases set aside in batch mode: a request of theirs waits in the batch file (missing, not given up)."""
+    pending_rounds: int = 0
+    """The most rounds of batch files a set-aside case still takes, this one included."""
 
     @property
     def attempts(self) -> int:
         return len(self.cases) + sum(self.rejected.values())
+
+
+class CasesPending(Exception):
+    """Batch mode: some cases wait for answers (``result.pending``); nothing is written."""
+
+    def __init__(self, result: GenerationResult) -> None:
+        super().__init__(f"{result.pending} cases wait for answers in the batch file; nothing written")
+        self.result = result
 
 
 @dataclass
@@ -129,6 +146,20 @@ async def open_realizer(config: GeneratorConfig) -> AsyncIterator[Realizer]:
         yield TemplateRealizer()
 
 
+class _NeverRaised(Exception):
+    rounds = per_try = 0
+
+
+def _set_aside_error(realizer: Realizer) -> type[Any]:
+    """What sets a case aside: :class:`~proevent.llm.batchfile.RoundsPending` (batch mode), which the
+    template realiser never raises (so a template generation does not import the LLM client)."""
+    if isinstance(realizer, TemplateRealizer):
+        return _NeverRaised
+    from proevent.llm.batchfile import RoundsPending
+
+    return RoundsPending
+
+
 async def generate_with(config: GeneratorConfig, realizer: Realizer,
                         progress: Progress | None = None) -> GenerationResult:
     """The attempt loop: every case of ``config`` through ``realizer``, ``max_attempts`` tries each."""
@@ -137,6 +168,8 @@ async def generate_with(config: GeneratorConfig, realizer: Realizer,
     variants = [parse_variant(v) for v in config.variants]
     made: dict[str, list[tuple[int, Case | None, bool]]] = {v.name: [] for v in variants}
     vrejected: dict[str, dict[str, int]] = {v.name: {} for v in variants}
+    waiting: list[int] = []  # per set-aside case: the most rounds it still takes
+    set_aside = _set_aside_error(realizer)
 
     async def one(index: int) -> Case | None:
         nonlocal done
@@ -153,6 +186,9 @@ async def generate_with(config: GeneratorConfig, realizer: Realizer,
                 except CaseRejected as exc:
                     rejected[exc.reason] += 1
                     continue
+                except set_aside as exc:  # set aside: later attempts follow from this one's answers
+                    waiting.append(exc.rounds + (config.max_attempts - 1 - attempt) * exc.per_try)
+                    return None
                 for v in variants:
                     assert snapshot is not None
                     made[v.name].append((index, *variant_case(snapshot, case, v, config, index, attempt,
@@ -171,7 +207,8 @@ async def generate_with(config: GeneratorConfig, realizer: Realizer,
         out[name] = VariantResult([c for _, c, _ in rows if c is not None], dict(sorted(vrejected[name].items())),
                                   sum(1 for _, c, _ in rows if c is None), sum(1 for _, _, ch in rows if ch))
     return GenerationResult([c for c in results if c is not None], dict(sorted(rejected.items())),
-                            sum(1 for c in results if c is None), dict(sorted(realizer.retried.items())), out)
+                            sum(1 for c in results if c is None) - len(waiting), dict(sorted(realizer.retried.items())),
+                            out, len(waiting), max(waiting, default=0))
 
 
 def generate(config: GeneratorConfig, progress: Progress | None = None,
@@ -217,7 +254,8 @@ def generate_dataset(config: GeneratorConfig, out_path: str | Path, force: bool 
     With ``config.variants``, each paired variant is written beside it (``<out>.<slug>``: see
     :func:`~proevent.generate.variants.variant_path`); its manifest's ``generator.variant`` names
     the factor and the base dataset (path, name, version, sha256).
-    Raises ``FileExistsError`` when a dataset exists at ``out_path`` (or a variant's) and ``force`` is not set.
+    Raises ``FileExistsError`` when a dataset exists at ``out_path`` (or a variant's) and ``force`` is not set,
+    :class:`CasesPending` (nothing written) when cases wait for batch answers.
     """
     from proevent.io import CASES_FILE, write_dataset
 
@@ -229,6 +267,8 @@ def generate_dataset(config: GeneratorConfig, out_path: str | Path, force: bool 
         if (path / CASES_FILE).exists() and not force:
             raise FileExistsError(f"{path / CASES_FILE} exists; pass force=True (--force) to replace it")
     result = generate(config, progress)
+    if result.pending:
+        raise CasesPending(result)
     base = write_dataset(out, result.cases, name=config.dataset_name, version=config.version,
                          generator=generator_record(config, result), created=config.created, overwrite=force)
     for variant, path in targets:

@@ -11,6 +11,10 @@ later run with the same configuration looks for it.
 Imported answers are used once, as a reply the server just sent (counted as a request, with its
 usage and cost); only a usable one then stays in the cache, as with a live reply. An error line is
 used once as the error the server would have answered, so the next batch file asks again.
+
+A recorder starts a new part file (``FILE``, ``FILE.2``, ... with the suffix kept:
+``requests.jsonl``, ``requests.2.jsonl``) when a part would pass the OpenAI Batch API's limits of
+50,000 requests or 200 MB, so that every part can be sent as it is.
 """
 
 from __future__ import annotations
@@ -29,6 +33,10 @@ from proevent.llm.cache import ResponseCache
 
 BATCH_URL = "/v1/chat/completions"
 ENV_BATCH_OUT = "PROEVENT_BATCH_OUT"
+MAX_REQUESTS = 50_000
+"""The most requests one OpenAI Batch API input file may hold."""
+MAX_BYTES = 200 * 10**6
+"""The largest OpenAI Batch API input file (200 MB)."""
 
 
 class RequestPending(Exception):
@@ -39,23 +47,38 @@ class RequestPending(Exception):
     :func:`track_pending`)."""
 
 
+class RoundsPending(RequestPending):
+    """A unit of work (a generated case) set aside because one of its requests waits in the batch
+    file. ``rounds``: the most rounds its current try still takes, this one included;
+    ``per_try``: the most rounds a further try takes (a rejected try is drawn again)."""
+
+    def __init__(self, message: str, *, rounds: int, per_try: int) -> None:
+        super().__init__(message)
+        self.rounds = rounds
+        self.per_try = per_try
+
+
 @dataclass
 class Tracker:
     """What the requests of one question (a context) did: answered ones, keys left pending, and
-    keys of imported answers taken (kept in the cache until the question's line is written)."""
+    keys of imported answers taken (kept in the cache until the question's line is written).
+
+    ``ask_again_on_error``: an imported error line is not raised but dropped and its request
+    written to the batch file again (the generator has no errored lines to write: its case waits)."""
 
     answered: int = 0
     pending: list[str] = field(default_factory=list)
     taken: list[str] = field(default_factory=list)
+    ask_again_on_error: bool = False
 
 
 _TRACKER: ContextVar[Tracker | None] = ContextVar("proevent_batch_tracker", default=None)
 
 
 @contextmanager
-def track_pending() -> Iterator[Tracker]:
+def track_pending(*, ask_again_on_error: bool = False) -> Iterator[Tracker]:
     """Count, within the block (and tasks started in it), requests answered and left pending."""
-    tracker = Tracker()
+    tracker = Tracker(ask_again_on_error=ask_again_on_error)
     token = _TRACKER.set(tracker)
     try:
         yield tracker
@@ -79,29 +102,55 @@ class BatchRecorder:
 
     The file is created on the first request (never one that exists and is not empty: each round
     gets a new file, so that nothing is overwritten) and every line is flushed as it is written, so
-    a killed run leaves the requests it had recorded.
+    a killed run leaves the requests it had recorded. A part that would pass ``max_requests`` lines
+    or ``max_bytes`` is closed and the next one started (:func:`part_path`); :attr:`paths` lists them.
 
     Raises:
-        FileExistsError: ``path`` exists and is not empty (on the first request).
+        FileExistsError: ``path`` (or a part of it) exists and is not empty (on the first request).
     """
 
-    def __init__(self, path: str | Path, *, url: str = BATCH_URL) -> None:
+    def __init__(self, path: str | Path, *, url: str = BATCH_URL, max_requests: int = MAX_REQUESTS,
+                 max_bytes: int = MAX_BYTES) -> None:
         self.path = Path(path)
         self.url = url
+        self.max_requests = max_requests
+        self.max_bytes = max_bytes
         self.keys: set[str] = set()
         self.repeated = 0
         """Requests asked again with a key already written (one line serves them all)."""
+        self.paths: list[Path] = []
+        """The part files written so far (``path`` first)."""
         self._file: Any = None
-        self._started = False
+        self._lines = self._bytes = 0
         self._lock = threading.Lock()
         self._check()
 
     def _check(self) -> None:
         if self.path.is_dir():
             raise ValueError(f"{self.path}: the batch file must be a file, not a folder")
-        if self.path.exists() and self.path.stat().st_size > 0:
-            raise FileExistsError(f"{self.path}: the batch file exists; give each round a new file "
-                                  "(or delete this one once its answers are imported)")
+        n = 1
+        while (part := part_path(self.path, n)).exists() or n == 1:
+            if part.exists() and part.stat().st_size > 0:
+                raise FileExistsError(f"{part}: the batch file exists; give each round a new file "
+                                      "(or delete this one once its answers are imported)")
+            n += 1
+
+    def _open(self, size: int) -> None:
+        """The part the next line (``size`` bytes) goes to: the current one, or a new one."""
+        if self._file is not None and self._lines < self.max_requests and (
+                self._bytes + size <= self.max_bytes or not self._lines):
+            return
+        if self._file is None and not self.paths:
+            self._check()
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        elif self._file is not None:
+            self._file.close()
+        part = part_path(self.path, len(self.paths) + 1)
+        if self.paths and part.exists() and part.stat().st_size > 0:
+            raise FileExistsError(f"{part}: the next part of the batch file exists; give the round a new file")
+        self._file = part.open("ab")
+        self.paths.append(part)
+        self._lines = self._bytes = 0
 
     def record(self, key: str, body: dict[str, Any], encode: Any) -> None:
         """Write one request (``encode``: the client's body encoder, bytes out) unless its key is written."""
@@ -109,15 +158,14 @@ class BatchRecorder:
             if key in self.keys:
                 self.repeated += 1
             else:
-                if self._file is None:
-                    if not self._started:
-                        self._check()
-                        self.path.parent.mkdir(parents=True, exist_ok=True)
-                    self._file = self.path.open("ab")
-                    self._started = True
-                line = encode({"custom_id": key, "method": "POST", "url": self.url, "body": body})
-                self._file.write(line + b"\n")
+                line = encode({"custom_id": key, "method": "POST", "url": self.url, "body": body}) + b"\n"
+                if self._file is None and self.paths:  # closed and asked again: go on in the last part
+                    self._file = self.paths[-1].open("ab")
+                self._open(len(line))
+                self._file.write(line)
                 self._file.flush()
+                self._lines += 1
+                self._bytes += len(line)
                 self.keys.add(key)
         tracker = _TRACKER.get()
         if tracker is not None:
@@ -134,12 +182,41 @@ class BatchRecorder:
                 self._file = None
 
 
+def part_path(path: Path, n: int) -> Path:
+    """Part ``n`` (from 1) of a batch file: ``path`` itself, then ``STEM.2.SUFFIX``, ``STEM.3.SUFFIX``..."""
+    return path if n == 1 else path.with_name(f"{path.stem}.{n}{path.suffix}")
+
+
+def files_text(paths: list[Path]) -> str:
+    """The part files of a round in words: ``FILE`` or ``FILE, FILE.2 (2 files)``."""
+    if len(paths) <= 1:
+        return str(paths[0]) if paths else ""
+    return f"{', '.join(map(str, paths))} ({len(paths)} files: send each, import every output)"
+
+
 _SHARED: dict[str, BatchRecorder] = {}
 _SHARED_LOCK = threading.Lock()
+_ACTIVE: ContextVar[BatchRecorder | None] = ContextVar("proevent_batch_recorder", default=None)
+
+
+@contextmanager
+def recording(recorder: BatchRecorder) -> Iterator[BatchRecorder]:
+    """Within the block, every client made without a ``recorder=`` argument records to ``recorder``
+    (as with ``$PROEVENT_BATCH_OUT``, but for one command: ``generate --batch-out``)."""
+    token = _ACTIVE.set(recorder)
+    try:
+        yield recorder
+    finally:
+        _ACTIVE.reset(token)
+        recorder.close()
 
 
 def recorder_from_env() -> BatchRecorder | None:
-    """The process's recorder for ``$PROEVENT_BATCH_OUT`` (one per file, shared by every client)."""
+    """The recorder of the enclosing :func:`recording` block, else the process's recorder for
+    ``$PROEVENT_BATCH_OUT`` (one per file, shared by every client)."""
+    active = _ACTIVE.get()
+    if active is not None:
+        return active
     name = os.environ.get(ENV_BATCH_OUT)
     if not name:
         return None
@@ -242,6 +319,6 @@ def import_batch_files(paths: Iterable[str | Path], cache: ResponseCache, *, pri
     return report
 
 
-__all__ = ["BATCH_URL", "ENV_BATCH_OUT", "BatchRecorder", "ImportReport", "RequestPending", "Tracker",
-           "current_tracker", "import_batch_files", "note_answered", "parse_output_line", "recorder_from_env",
-           "track_pending"]
+__all__ = ["BATCH_URL", "ENV_BATCH_OUT", "MAX_BYTES", "MAX_REQUESTS", "BatchRecorder", "ImportReport",
+           "RequestPending", "RoundsPending", "Tracker", "current_tracker", "files_text", "import_batch_files",
+           "note_answered", "parse_output_line", "part_path", "recorder_from_env", "recording", "track_pending"]

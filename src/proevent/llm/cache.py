@@ -258,5 +258,8 @@ class ResponseCache:
         return await asyncio.get_running_loop().run_in_executor(
             self._pool(), functools.partial(self.lookup, key, model, keep=keep))
 
+    async def aforget_imported(self, keys: list[str]) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._pool(), self.forget_imported, keys)
+
     async def adelete(self, key: str) -> None:
         await asyncio.get_running_loop().run_in_executor(self._pool(), self.delete, key)

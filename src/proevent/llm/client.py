@@ -384,7 +384,11 @@ class LLMClient:
             if found is not None and found[0] == "imported":
                 if tracker is not None:
                     tracker.taken.append(key)
-                return await self._imported(key, found[1], json_asked, accept, bool(tools))
+                if not (found[1][0] != 200 and tracker is not None and tracker.ask_again_on_error
+                        and self.recorder is not None):
+                    return await self._imported(key, found[1], json_asked, accept, bool(tools))
+                await cache.aforget_imported([key])  # an error line: the request goes into this round's file again
+                found = None
             if found is not None:
                 try:
                     data = json.loads(found[1])

@@ -9,6 +9,14 @@ spot", self-corrections, reactions) and rejects a changed intent or value. A fai
 asked for again with the problems listed (``llm.retries`` times, each counted by reason in
 ``realizer.retried``); when the last reply still fails, :meth:`LLMRealizer.realize` rejects the
 case attempt (``CaseRejected("llm:<reason>")``) and the pipeline's attempt loop takes over.
+
+Batch mode (a client with a recorder: ``generate --batch-out``, ``$PROEVENT_BATCH_OUT``): a request
+the cache cannot answer goes into the batch file, and once every chat of the attempt has gone as
+far as the answers allow, the attempt raises :class:`~proevent.llm.batchfile.RoundsPending`; the
+pipeline sets the case aside. The next round asks the case again from its start: every answer it
+had is in the cache (imported answers are kept until the whole generation is complete, see
+:meth:`LLMRealizer.finish`), so the same texts come back and the case goes on where it stopped. An
+imported error line is asked again in the next file (the generator has no errored case to write).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import random
 from collections import Counter
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -28,6 +37,7 @@ from proevent.generate.contacts import contact_pool
 from proevent.generate.realize.llm_check import Problem, check_reply, intent_kind, required
 from proevent.generate.realize.protocol import split_line
 from proevent.generate.realize.template import realize_chat_template
+from proevent.llm.batchfile import RequestPending, RoundsPending, track_pending
 
 _INTENT_WORDS = {
     "cancel_implicit": "cancel (implicit)", "accept_later": "accept (after checking)",
@@ -114,6 +124,14 @@ def parse_reply(text: str) -> list[list[str]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Waiting:
+    """A chat whose request waits in the batch file; ``rounds``: the most requests (one a round) it
+    still takes, that one included."""
+
+    rounds: int
+
+
 class LLMRealizer:
     """The realiser behind :class:`~proevent.generate.realize.protocol.Realizer`: one request per
     chat, all chats of a case (and the cases the pipeline keeps in flight) concurrently, bounded by
@@ -124,24 +142,50 @@ class LLMRealizer:
         self.retries = config.retries
         self.name = f"llm:{config.model}"
         self.retried: Counter[str] = Counter()
+        self.batch = getattr(client, "recorder", None) is not None
+        """Batch mode: requests go to a batch file, attempts wait for their answers."""
+        self.set_aside = 0
+        """Case attempts set aside in this round (a request of theirs waits in the batch file)."""
+        self._taken: set[str] = set()
 
     async def realize(self, plan: CasePlan, rng: random.Random) -> None:
         drafts = [realize_chat_template(pc.lines, pc.times, pc.ctx, rng) for pc in plan.chats]
-        results = await asyncio.gather(*(self._chat(plan, pc, d) for pc, d in zip(plan.chats, drafts)))
+        if not self.batch:
+            results = await asyncio.gather(*(self._chat(plan, pc, d) for pc, d in zip(plan.chats, drafts)))
+        else:
+            with track_pending(ask_again_on_error=True) as tracker:
+                results = await asyncio.gather(*(self._chat(plan, pc, d) for pc, d in zip(plan.chats, drafts)))
+            self._taken.update(tracker.taken)
+            waiting = [r for r in results if isinstance(r, _Waiting)]
+            if waiting:  # live, every chat's answer would be known before the attempt is judged
+                self.set_aside += 1
+                raise RoundsPending(f"{plan.case_id}: {len(tracker.pending)} requests wait in the batch file",
+                                    rounds=max(w.rounds for w in waiting), per_try=self.retries + 1)
         for result in results:
             if isinstance(result, Problem):
                 raise CaseRejected(f"llm:{result.reason}")
         for pc, result in zip(plan.chats, results):
             split_line(pc, result)  # type: ignore[arg-type]
 
-    async def _chat(self, plan: CasePlan, pc: PlannedChat, drafts: list[str]) -> list[list[str]] | Problem:
-        """The messages of one chat, or the first problem of its last reply."""
+    async def finish(self) -> None:
+        """At the end of a generation: once no case waits, drop the imported answers it took (they
+        are in the cache now, those an agent can use); while one waits, keep them for the next round."""
+        cache = getattr(self.client, "cache", None)
+        if self.batch and not self.set_aside and self._taken and cache is not None:
+            await cache.aforget_imported(sorted(self._taken))
+
+    async def _chat(self, plan: CasePlan, pc: PlannedChat, drafts: list[str]) -> list[list[str]] | Problem | _Waiting:
+        """The messages of one chat, or the first problem of its last reply (or, in batch mode,
+        the request it waits for)."""
         request = json.dumps(skeleton_request(plan, pc, drafts), ensure_ascii=False)
         messages: list[dict[str, Any]] = [{"role": "system", "content": system_prompt()},
                                           {"role": "user", "content": request}]
         problems: list[tuple[int, Problem]] = []
         for k in range(self.retries + 1):
-            reply = await self.client.chat(messages, json_mode=True, repeat=k)
+            try:
+                reply = await self.client.chat(messages, json_mode=True, repeat=k)
+            except RequestPending:
+                return _Waiting(self.retries + 1 - k)
             try:
                 parts = parse_reply(reply.text)
                 problems = check_reply(plan, pc, [" ".join(p) for p in parts])
@@ -185,7 +229,9 @@ def _client(config: GeneratorConfig) -> Any:
 async def open_llm_realizer(config: GeneratorConfig) -> AsyncIterator[LLMRealizer]:
     """The realiser with its client open for the whole generation."""
     async with _client(config) as client:
-        yield LLMRealizer(client, config.llm)
+        realizer = LLMRealizer(client, config.llm)
+        yield realizer
+        await realizer.finish()
 
 
 __all__ = ["LLMRealizer", "open_llm_realizer", "parse_reply", "skeleton_request", "system_prompt"]
