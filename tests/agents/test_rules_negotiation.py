@@ -82,7 +82,6 @@ def test_the_event_named_by_its_place_is_the_one_changed():
 
 
 # -- places ---------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="rules gap: a short name after a reason clause")
 def test_a_lower_case_place_instead():
     ops = _act([("09:00", "Bob Ray", "dishoom's closed thursday. flat iron instead? same time"),
                 ("09:05", USER, "👍")])

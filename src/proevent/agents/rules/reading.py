@@ -192,10 +192,25 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
     if _RE_CLEAR_PLACE.search(f.folded):
         v.place = CLEARED
     else:
-        place = call_place(f.masked) or find_place(f.masked, cues)
+        place = call_place(f.masked) or find_place(f.masked, cues) or _place_instead(f, cues)
         if place is not None and not in_reason(f, f.masked.find(place)):
             v.place = place
     return v
+
+
+_RE_INSTEAD = re.compile(r"([^,.;!?\n\0]{2,40}?)\s+instead\b", re.I)
+
+
+def _place_instead(f: Features, cues: Cues) -> str | None:
+    """A name before "instead" that opens its clause ("dishoom's closed. flat iron instead?")."""
+    for m in _RE_INSTEAD.finditer(f.masked):
+        start = m.start(1) + len(m.group(1)) - len(m.group(1).lstrip())
+        opens = {a + len(f.folded[a:b]) - len(f.folded[a:b].lstrip()) for a, b, _ in f.clauses}
+        if start in opens and not in_reason(f, start):
+            place = short_answer_place(m.group(1).strip(), cues)
+            if place is not None and not activity_of(fold(place), cues):
+                return place
+    return None
 
 
 @lru_cache(maxsize=65536)
