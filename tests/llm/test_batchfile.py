@@ -136,3 +136,33 @@ def test_the_llm_judge_records_through_the_environment(scripted_server, tmp_path
     monkeypatch.setenv("PROEVENT_CACHE", str(tmp_path / "live.sqlite"))
     live = evaluate(ds, run, judge="llm", ci=False)
     assert json.dumps(live.metrics, sort_keys=True) == json.dumps(second.metrics, sort_keys=True)
+
+
+def _encode(line: dict) -> bytes:
+    return json.dumps(line).encode()
+
+
+def test_a_batch_file_past_the_limits_goes_on_in_parts(tmp_path):
+    path = tmp_path / "requests.jsonl"
+    recorder = BatchRecorder(path, max_requests=2)
+    for k in range(5):
+        recorder.record(f"k{k}", {"n": k}, _encode)
+    recorder.record("k1", {"n": 1}, _encode)  # a key written once, in whichever part
+    recorder.close()
+    parts = [path, tmp_path / "requests.2.jsonl", tmp_path / "requests.3.jsonl"]
+    assert recorder.paths == parts and recorder.count == 5 and recorder.repeated == 1
+    assert [[json.loads(t)["custom_id"] for t in p.read_text().splitlines()] for p in parts] == [
+        ["k0", "k1"], ["k2", "k3"], ["k4"]]
+    # bytes: a part of two lines and a little more holds two of these lines
+    size = len(_encode({"custom_id": "k0", "method": "POST", "url": "/v1/chat/completions", "body": {"n": 0}})) + 1
+    by_size = BatchRecorder(tmp_path / "big.jsonl", max_bytes=2 * size + 5)
+    for k in range(3):
+        by_size.record(f"k{k}", {"n": k}, _encode)
+    by_size.close()
+    assert [len(p.read_text().splitlines()) for p in by_size.paths] == [2, 1]
+    # a round that finds a part of an earlier round refuses before writing anything
+    (tmp_path / "again.2.jsonl").write_text("{}\n")
+    with pytest.raises(FileExistsError, match=r"again\.2\.jsonl: the batch file exists"):
+        BatchRecorder(tmp_path / "again.jsonl")
+    assert not (tmp_path / "again.jsonl").exists()
+
