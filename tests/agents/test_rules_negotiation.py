@@ -97,7 +97,6 @@ def test_decliners_and_silent_members_are_left_out_of_a_group_plan():
                                               "participants": [USER, "Bob Ray"], "description": "Bowling"}}]
 
 
-@pytest.mark.xfail(strict=True, reason="rules gap: a drop-out named by the event's place")
 def test_someone_else_dropping_out_leaves_the_participants():
     ops = _act([("09:00", "Cy Hunt", "so sorry, can't make it to padella sat")], members=(USER, "Bob Ray", "Cy Hunt"),
                kind="group", timetable=(PADELLA,))
@@ -105,7 +104,6 @@ def test_someone_else_dropping_out_leaves_the_participants():
 
 
 # -- cancellations --------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="rules gap: a drop-out naming the day")
 def test_the_user_dropping_out_deletes():
     assert _act([("09:00", USER, "sorry, can't make it thursday after all")]) == [{"op": "delete", "id": "e1"}]
 

@@ -348,7 +348,8 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if f.question and "ask" in f.hits:
         return None
     v = values_of(f, ctx, cues)
-    if v.any() and ({"ask", "change"} & f.hits):
+    rest = _RE_CANT_ATTEND.sub(" ", cues.phrases["dropout"].sub(" ", f.folded))  # "make it" is no change here
+    if v.any() and ("ask" in f.hits or cues.has("change", rest)):
         return None  # "can't do 7, 8?": a counter-proposal
     named = _named_person(f, ctx)
     lead = f.folded.split(" ", 1)[0].strip(",.!")
