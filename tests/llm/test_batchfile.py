@@ -166,3 +166,35 @@ def test_a_batch_file_past_the_limits_goes_on_in_parts(tmp_path):
         BatchRecorder(tmp_path / "again.jsonl")
     assert not (tmp_path / "again.jsonl").exists()
 
+
+
+def test_evaluate_in_batch_mode_names_the_round_to_come(scripted_server, tmp_path, monkeypatch):
+    """``proevent evaluate --judge llm`` with PROEVENT_BATCH_OUT: exit 6 with the pairs, the file and
+    the one round to come; after the import the same command writes the metrics."""
+    from typer.testing import CliRunner
+
+    from fixtures import TINY, copy_run
+    from proevent.cli import app
+    from proevent.cli.batch_cmds import EXIT_PENDING
+
+    run = copy_run("flawed", tmp_path / "flawed")
+    monkeypatch.setenv("PROEVENT_JUDGE_MODEL", "judge-model")
+    monkeypatch.setenv("PROEVENT_JUDGE_BASE_URL", scripted_server.base_url)
+    monkeypatch.setenv("PROEVENT_CACHE", str(tmp_path / "judge.sqlite"))
+    batch = tmp_path / "judge-1.jsonl"
+    monkeypatch.setenv("PROEVENT_BATCH_OUT", str(batch))
+    r = CliRunner().invoke(app, ["evaluate", str(TINY), str(run), "--judge", "llm", "--no-ci"])
+    lines = [json.loads(t) for t in batch.read_text().splitlines()]
+    text = " ".join(r.output.split())
+    assert r.exit_code == EXIT_PENDING, r.output
+    assert (f"the llm judge's requests for {len(lines)} location pairs are in {batch} ({len(lines)} requests); "
+            "1 round to come") in text and "metrics.json is unchanged" in text
+    assert not (run / "metrics.json").exists() and scripted_server.requests == []
+    out = tmp_path / "judge-answers-1.jsonl"
+    out.write_text("".join(json.dumps({"custom_id": x["custom_id"], "response": completion('{"same": true}')}) + "\n"
+                           for x in lines))
+    assert CliRunner().invoke(app, ["batch", "import", str(out)]).exit_code == 0
+    monkeypatch.setenv("PROEVENT_BATCH_OUT", str(tmp_path / "judge-2.jsonl"))
+    r = CliRunner().invoke(app, ["evaluate", str(TINY), str(run), "--judge", "llm", "--no-ci"])
+    assert r.exit_code == 0, r.output
+    assert (run / "metrics.json").exists() and not (tmp_path / "judge-2.jsonl").exists()

@@ -126,3 +126,21 @@ def files_of(recorder: Any) -> str:
 
     recorder.close()
     return files_text(recorder.paths) or str(recorder.path)
+
+
+def judge_pending(run: Path, exc: Any) -> typer.Exit | None:
+    """``evaluate --judge llm`` with ``$PROEVENT_BATCH_OUT``: the pairs whose request waits in the
+    batch file, and the one round to come (the judge asks once per pair, no repair); ``None`` when
+    no pair waits (``exc``: the :class:`~proevent.evaluate.JudgeFailed` raised)."""
+    from proevent.llm.batchfile import PENDING_TEXT, recorder_from_env
+
+    waiting = [f for f in exc.failures if PENDING_TEXT in str(f.get("error", ""))]
+    recorder = recorder_from_env() if os.environ.get("PROEVENT_BATCH_OUT") else None
+    if not waiting or recorder is None:
+        return None
+    others = len(exc.failures) - len(waiting)
+    return fail(f"{run}: the llm judge's requests for {len(waiting)} location pairs are in {files_of(recorder)} "
+                f"({recorder.count} requests); 1 round to come (the judge asks once per pair). Send the file, "
+                "import the answers with `proevent batch import OUTPUT`, then run the same command again with a "
+                f"new PROEVENT_BATCH_OUT; metrics.json is unchanged"
+                + (f". {others} more pairs failed otherwise: {exc}" if others else ""), code=EXIT_PENDING)

@@ -33,6 +33,8 @@ from proevent.llm.cache import ResponseCache
 
 BATCH_URL = "/v1/chat/completions"
 ENV_BATCH_OUT = "PROEVENT_BATCH_OUT"
+PENDING_TEXT = "not answered yet"
+"""How the message of a request left in the batch file begins (:class:`~proevent.llm.client.PendingError`)."""
 MAX_REQUESTS = 50_000
 """The most requests one OpenAI Batch API input file may hold."""
 MAX_BYTES = 200 * 10**6
@@ -319,6 +321,6 @@ def import_batch_files(paths: Iterable[str | Path], cache: ResponseCache, *, pri
     return report
 
 
-__all__ = ["BATCH_URL", "ENV_BATCH_OUT", "MAX_BYTES", "MAX_REQUESTS", "BatchRecorder", "ImportReport",
+__all__ = ["BATCH_URL", "ENV_BATCH_OUT", "MAX_BYTES", "MAX_REQUESTS", "PENDING_TEXT", "BatchRecorder", "ImportReport",
            "RequestPending", "RoundsPending", "Tracker", "current_tracker", "files_text", "import_batch_files",
            "note_answered", "parse_output_line", "part_path", "recorder_from_env", "recording", "track_pending"]

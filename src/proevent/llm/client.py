@@ -37,7 +37,14 @@ from typing import Any
 
 import aiohttp
 
-from proevent.llm.batchfile import BatchRecorder, RequestPending, current_tracker, note_answered, recorder_from_env
+from proevent.llm.batchfile import (
+    PENDING_TEXT,
+    BatchRecorder,
+    RequestPending,
+    current_tracker,
+    note_answered,
+    recorder_from_env,
+)
 from proevent.llm.cache import ResponseCache, cache_key
 from proevent.llm.config import LLMConfig
 from proevent.llm.pricing import UsageTotals, cached_prompt_tokens, cost_usd, find_price
@@ -408,7 +415,7 @@ class LLMClient:
             body["response_format"] = {"type": "json_object"}
         if self.recorder is not None and key is not None:
             self.recorder.record(key, body, _encode_body)
-            raise PendingError(f"not answered yet: the request is in the batch file {self.recorder.path} "
+            raise PendingError(f"{PENDING_TEXT}: the request is in the batch file {self.recorder.path} "
                                f"(custom_id {key})")
         session = self._ensure()
         assert self._sem is not None
