@@ -93,6 +93,7 @@ def evaluate_command(
 
     DATASET must be the one the run was made on (same checksum) and pass the structural checks of
     `proevent validate`; --other-dataset and --no-validate lift these checks."""
+    from proevent.cli.batch_cmds import judge_pending
     from proevent.evaluate import JudgeFailed, evaluate
     from proevent.generate.validate import require_structure
     from proevent.io import METRICS_FILE, FormatError, load_dataset, load_run, write_judge_decisions
@@ -116,7 +117,7 @@ def evaluate_command(
         result = evaluate(ds, rn, judge=judge, metrics_version=metrics_version, ci=not no_ci, n_boot=n_boot,
                           seed=seed, only_answered=only_answered, allow_judge_errors=allow_judge_errors)
     except JudgeFailed as exc:
-        raise fail(f"{run}: {exc}; {METRICS_FILE} is unchanged") from None
+        raise judge_pending(run, exc) or fail(f"{run}: {exc}; {METRICS_FILE} is unchanged") from None
     try:
         if not mismatch:
             _write_metrics(run / METRICS_FILE, result.metrics)
