@@ -115,7 +115,8 @@ def evaluate_command(
     load_judges(judge)
     try:
         result = evaluate(ds, rn, judge=judge, metrics_version=metrics_version, ci=not no_ci, n_boot=n_boot,
-                          seed=seed, only_answered=only_answered, allow_judge_errors=allow_judge_errors)
+                          seed=seed, only_answered=only_answered, allow_judge_errors=allow_judge_errors,
+                          details=False)  # the metrics only: each case's scores are dropped once counted
     except JudgeFailed as exc:
         raise judge_pending(run, exc) or fail(f"{run}: {exc}; {METRICS_FILE} is unchanged") from None
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,18 +127,55 @@ def repeat_stats(
     return {k: mean_sd([p[k] for p in per]) for k in per[0]}
 
 
+BLOCK = 100
+"""Resamples drawn and summed at a time: the weights of a block of 100 resamples of 10,000 cases
+take 8 MB, where all 1,000 at once took 80 MB (and as much again for the draws)."""
+
+
+def weight_blocks(n_cases: int, n_boot: int, seed: int, block: int = BLOCK) -> Iterator[np.ndarray]:
+    """The rows of :func:`resample_weights`, ``block`` at a time (float64, for a BLAS product):
+    drawing the resamples a block at a time from the one generator gives the same draws."""
+    rng = np.random.default_rng(seed)
+    for start in range(0, n_boot, block):
+        draws = rng.integers(0, n_cases, size=(min(block, n_boot - start), n_cases))
+        out = np.empty(draws.shape, dtype=np.float64)
+        for i, row in enumerate(draws):
+            out[i] = np.bincount(row, minlength=n_cases)
+        yield out
+
+
 def resample_weights(n_cases: int, n_boot: int, seed: int) -> np.ndarray:
     """``(n_boot, n_cases)`` multiplicities of a case-level bootstrap: each resample draws cases
     with replacement from ``numpy.random.default_rng(seed)``."""
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, n_cases, size=(n_boot, n_cases))
-    weights = np.zeros((n_boot, n_cases), dtype=np.int64)
-    np.add.at(weights, (np.repeat(np.arange(n_boot), n_cases), draws.ravel()), 1)
-    return weights
+    if n_boot == 0 or n_cases == 0:
+        return np.zeros((n_boot, n_cases), dtype=np.int64)
+    return np.vstack(list(weight_blocks(n_cases, n_boot, seed))).astype(np.int64)
 
 
-def resampled_ratios(rows: CaseRows, weights: np.ndarray) -> dict[str, np.ndarray]:
-    """Per metric, its value in each resample (``nan`` where undefined)."""
+def _sums(counts: np.ndarray, weights: np.ndarray | Iterable[np.ndarray]) -> np.ndarray:
+    """Per resample, the weighted sum of the case rows. The product runs in float64 (BLAS) and is
+    exact: every term and partial sum is an integer far below 2**53."""
+    matrix = counts.astype(np.float64)
+    if isinstance(weights, np.ndarray):
+        return weights.astype(np.float64) @ matrix
+    parts = [block @ matrix for block in weights]
+    return np.vstack(parts) if parts else np.zeros((0, counts.shape[1]))
+
+
+def _sum_ratios(prefix: str, sums: np.ndarray, ratios: dict[str, tuple[str, str]], index: dict[str, int]
+                ) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    for key, (a, b) in ratios.items():
+        num, den = sums[:, index[a]], sums[:, index[b]]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[f"{prefix}.{key}"] = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+    return out
+
+
+def resampled_ratios(rows: CaseRows, weights: np.ndarray | Callable[[], Iterable[np.ndarray]]
+                     ) -> dict[str, np.ndarray]:
+    """Per metric, its value in each resample (``nan`` where undefined). ``weights``: the matrix of
+    :func:`resample_weights`, or a function giving its blocks (each mode reads them once)."""
     out: dict[str, np.ndarray] = {}
     for prefix, counts, ratios, index in (
         ("single", rows.single, SINGLE_RATIOS, _S),
@@ -146,11 +183,8 @@ def resampled_ratios(rows: CaseRows, weights: np.ndarray) -> dict[str, np.ndarra
     ):
         if counts is None:
             continue
-        sums = weights @ counts
-        for key, (a, b) in ratios.items():
-            num, den = sums[:, index[a]].astype(float), sums[:, index[b]].astype(float)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[f"{prefix}.{key}"] = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+        sums = _sums(counts, weights if isinstance(weights, np.ndarray) else weights())
+        out.update(_sum_ratios(prefix, sums, ratios, index))
     return out
 
 
@@ -179,12 +213,14 @@ def bootstrap_intervals(rows: CaseRows, *, n_boot: int = 1000, seed: int = 0) ->
     """Case-level bootstrap 95% intervals (2.5th and 97.5th percentiles, linear interpolation).
 
     Resamples where a metric is undefined are left out for it; an interval is ``None`` when all are.
+    The resamples are drawn and summed a block at a time (:data:`BLOCK`): memory stays flat in
+    the number of cases.
     """
     n = len(rows.case_ids)
     if n == 0:
         return {}
     out: dict[str, list[float] | None] = {}
-    for key, vals in resampled_ratios(rows, resample_weights(n, n_boot, seed)).items():
+    for key, vals in resampled_ratios(rows, lambda: weight_blocks(n, n_boot, seed)).items():
         ci = percentile_interval(vals)
         out[key] = None if ci is None else list(ci)
     return out

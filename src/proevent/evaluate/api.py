@@ -86,6 +86,7 @@ def evaluate(
     breakdowns: bool = True,
     only_answered: bool = False,
     allow_judge_errors: bool = False,
+    details: bool = True,
 ) -> EvaluationResult:
     """Score a run against a dataset exactly as metrics spec version 1 defines.
 
@@ -105,6 +106,10 @@ def evaluate(
         allow_judge_errors: accept metrics although the location judge could not decide some
             pairs (an LLM judge's failed request or unparseable verdict, scored as different
             places and counted as ``judge_errors``); by default they raise :class:`JudgeFailed`.
+        details: keep every question's score and every case's trace (``questions``, ``cases``:
+            what reports and the viewer read). Without them each case is scored and dropped and
+            only its count vector stays (``rows``: all the metrics, intervals and breakdowns
+            need), which is what ``proevent evaluate`` does on a large dataset.
     """
     version_judge = default_judge(metrics_version)  # an unknown version is an error
     if judge is None:
@@ -112,12 +117,13 @@ def evaluate(
     if only_answered:
         subset = dataset.subset(run.answered_cases())
         result = evaluate(subset, run, judge=judge, metrics_version=metrics_version, ci=ci, n_boot=n_boot, seed=seed,
-                          breakdowns=breakdowns, allow_judge_errors=allow_judge_errors)
+                          breakdowns=breakdowns, allow_judge_errors=allow_judge_errors, details=details)
         result.metrics["dataset"]["scored_cases"] = len(subset.cases)
         return result
     the_judge = get_judge(judge)
     with gc_paused():
-        result = _evaluate(dataset, run, the_judge, ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns)
+        result = _evaluate(dataset, run, the_judge, ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns,
+                           details=details)
     result.metrics["metrics_version"] = metrics_version
     if the_judge.can_fail:
         failures = the_judge.failures()
@@ -142,11 +148,12 @@ class JudgeFailed(ValueError):
 
 
 def _evaluate(
-    dataset: Dataset, run: Run, the_judge: LocationJudge, *, ci: bool, n_boot: int, seed: int, breakdowns: bool
+    dataset: Dataset, run: Run, the_judge: LocationJudge, *, ci: bool, n_boot: int, seed: int, breakdowns: bool,
+    details: bool = True,
 ) -> EvaluationResult:
     if the_judge.needs_prefetch:
         recorder = _RecordingJudge()
-        evaluate(dataset, run, judge=recorder, ci=False, breakdowns=False)
+        evaluate(dataset, run, judge=recorder, ci=False, breakdowns=False, details=False)
         the_judge.prefetch(recorder.pairs)
     modes = [m for m in ("single", "multi") if any(k[1] == m for k in run.lines)]
     repeats = sorted({k[3] for k in run.lines}) or [0]
@@ -156,7 +163,7 @@ def _evaluate(
     traces: list[CaseTrace] = []
     repeat_rows = []
     for r in repeats:
-        keep = r == repeats[0]
+        keep = details and r == repeats[0]
         arrays: dict[str, np.ndarray | None] = {"single": None, "multi": None}
         for mode in modes:
             fn, width = _MODE_SCORERS[mode]

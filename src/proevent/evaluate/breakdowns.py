@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from proevent.evaluate.aggregate import CaseRows, percentile_interval, resample_weights, resampled_ratios
+from proevent.evaluate.aggregate import CaseRows, percentile_interval, resampled_ratios, weight_blocks
 from proevent.model import Case
 
 BREAKDOWN_KEYS: tuple[str, ...] = ("negotiation_turns", "concurrent_chats", "noise_content", "category")
@@ -72,7 +72,7 @@ def group_values(
         value = sub.ratios().get(metric)
         ci = None
         if value is not None and n_boot > 0:
-            vals = resampled_ratios(sub, resample_weights(len(idx), n_boot, seed)).get(metric)
+            vals = resampled_ratios(sub, lambda n=len(idx): weight_blocks(n, n_boot, seed)).get(metric)
             ci = percentile_interval(vals if vals is not None else np.array([]))
         out.append(GroupValue(group=label, cases=len(idx), value=value, ci=ci))
     return out

@@ -6,8 +6,9 @@ target events of ESR and the per-case TSR.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from proevent.evaluate.equivalence import Comparator, is_cosmetic
 from proevent.evaluate.matching import event_matching
@@ -91,6 +92,7 @@ def replay_case(
     traces: list[StepTrace] = []
     seen_gold: set[str] = {ev.id for ev in case.initial_timetable}
     missing_set = set(missing)
+    match_key = _match_keys(comparator)
 
     for step in case.steps:
         ops = [op for op in preds.get(step.t, ()) if not is_cosmetic(op)]
@@ -98,7 +100,7 @@ def replay_case(
         own = result.timetable
         gold_events = step.gold_timetable
         pred_events = own.events
-        pairs = _match_events(gold_events, pred_events, comparator, partner)
+        pairs = _match_events(gold_events, pred_events, comparator, partner, match_key)
         partner = {g: p for g, p in pairs}
         pred_to_gold = {p: g for g, p in pairs}
         present = {ev.id for ev in gold_events}
@@ -140,21 +142,41 @@ def replay_case(
     )
 
 
-def _match_events(
-    gold: Sequence[Event], pred: Sequence[Event], comparator: Comparator, previous: Mapping[str, str]
-) -> list[tuple[str, str]]:
+def _match_keys(comparator: Comparator) -> Callable[[Event], tuple[Any, ...]]:
+    """What an event must share with another to be compared at all (start, end, the canonical
+    participants), remembered per event object for one case: its events stay the same objects
+    from step to step (the gold's are shared, the agent's carried over), so each is read once."""
     people = comparator.people
+    known: dict[int, tuple[Event, tuple[Any, ...]]] = {}
+
+    def key(ev: Event) -> tuple[Any, ...]:
+        hit = known.get(id(ev))
+        if hit is not None and hit[0] is ev:
+            return hit[1]
+        value = (ev.start, ev.end, people.canonical_set(ev.participants))
+        known[id(ev)] = (ev, value)  # the event is held, so its id is not reused meanwhile
+        return value
+
+    return key
+
+
+def _match_events(
+    gold: Sequence[Event], pred: Sequence[Event], comparator: Comparator, previous: Mapping[str, str],
+    key: Callable[[Event], tuple[Any, ...]],
+) -> list[tuple[str, str]]:
     buckets: dict[tuple, list[int]] = {}
     for j, ev in enumerate(pred):
-        key = (ev.start, ev.end, people.canonical_set(ev.participants))
-        buckets.setdefault(key, []).append(j)
+        buckets.setdefault(key(ev), []).append(j)
     compatible: list[tuple[int, int]] = []
+    same = comparator.judge.same
     for i, g in enumerate(gold):
-        key = (g.start, g.end, people.canonical_set(g.participants))
-        for j in buckets.get(key, ()):
-            if comparator.judge.same(g.location, pred[j].location, (g, pred[j])):
+        for j in buckets.get(key(g), ()):
+            if same(g.location, pred[j].location, (g, pred[j])):
                 compatible.append((i, j))
-    matching = event_matching(
-        len(gold), len(pred), compatible, lambda i, j: previous.get(gold[i].id) == pred[j].id
-    )
+    if len({i for i, _ in compatible}) == len(compatible) == len({j for _, j in compatible}):
+        matching = dict(compatible)  # every pair alone in its component: the one maximum matching
+    else:
+        matching = event_matching(
+            len(gold), len(pred), compatible, lambda i, j: previous.get(gold[i].id) == pred[j].id
+        )
     return [(gold[i].id, pred[j].id) for i, j in sorted(matching.items())]

@@ -135,13 +135,13 @@ finds long numbers and large exponents with substring searches over the mapped l
 def _plain(raw: bytes, strict: bool) -> bool:
     """True when a line cannot hold what the hooks of :class:`_Decoder` mark (no ``NaN`` or
     ``Infinity``, no run of digits long enough to leave the allowed range, no exponent of three
-    digits or more), so that pydantic may parse it directly. Text that merely looks like these
+    digits or more after a digit), so that pydantic may parse it directly. Text that merely looks like these
     (``"Infinity pool"``, ``"Suite e100"``) only sends its line the long way: never a wrong answer."""
     if b"NaN" in raw or b"Infinity" in raw:
         return False
     mapped = raw.translate(_DIGIT_MAP)
     if strict:
-        return b"0" * 19 not in mapped and b"e000" not in mapped and b"e+000" not in mapped
+        return b"0" * 19 not in mapped and b"0e000" not in mapped and b"0e+000" not in mapped
     return len(raw) <= 4000 or b"0" * 4001 not in mapped
 
 
