@@ -9,10 +9,12 @@ import json
 import pytest
 
 from fixtures import load_example_run, load_tiny
+from proevent.cli.batch_cmds import print_round
 from proevent.evaluate import JudgeFailed, evaluate
 from proevent.llm import LLMClient, LLMConfig, LLMError, ResponseCache
 from proevent.llm.batchfile import BatchRecorder, import_batch_files
 from proevent.llm.client import EndpointRefused, PendingError
+from proevent.runner.rounds import PendingWork
 from support.scripted_server import Reply
 
 MESSAGES = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "plans for saturday? \ud800"}]
@@ -142,7 +144,7 @@ def _encode(line: dict) -> bytes:
     return json.dumps(line).encode()
 
 
-def test_a_batch_file_past_the_limits_goes_on_in_parts(tmp_path):
+def test_a_batch_file_past_the_limits_goes_on_in_parts(tmp_path, capsys):
     path = tmp_path / "requests.jsonl"
     recorder = BatchRecorder(path, max_requests=2)
     for k in range(5):
@@ -153,6 +155,10 @@ def test_a_batch_file_past_the_limits_goes_on_in_parts(tmp_path):
     assert recorder.paths == parts and recorder.count == 5 and recorder.repeated == 1
     assert [[json.loads(t)["custom_id"] for t in p.read_text().splitlines()] for p in parts] == [
         ["k0", "k1"], ["k2", "k3"], ["k4"]]
+    summary = type("Summary", (), {"batch_requests": 5, "pending": PendingWork(5, 10, 2)})()
+    print_round(summary, path)  # the round's message names every part
+    said = " ".join(capsys.readouterr().out.split())
+    assert said.startswith(f"{path}, {parts[1]}, {parts[2]} (3 files: send each, import every output): 5 requests")
     # bytes: a part of two lines and a little more holds two of these lines
     size = len(_encode({"custom_id": "k0", "method": "POST", "url": "/v1/chat/completions", "body": {"n": 0}})) + 1
     by_size = BatchRecorder(tmp_path / "big.jsonl", max_bytes=2 * size + 5)
