@@ -133,9 +133,29 @@ def _event_days(profile: Profile, day0: date, lo: int, hi: int) -> list[date]:
     return days
 
 
+_PEOPLE_MINUTES = (0,) * 13 + (30,) * 6 + (15,)
+"""People choose whole hours, then half hours; a quarter past is rare (one in twenty)."""
+_SLOT_MINUTES = (0, 0, 0, 0, 0, 30, 30, 30, 15, 45)
+"""A practice or salon books quarter-hour slots."""
+
+
+def _books_slots(profile: Profile) -> bool:
+    return profile.category == "health"
+
+
 def _clock(rng: random.Random, profile: Profile) -> tuple[int, int]:
-    # people meet on the hour or the half hour; a quarter is rarer
-    return rng.randint(*profile.hours), rng.choice((0, 0, 0, 0, 0, 30, 30, 30, 15, 45))
+    return rng.randint(*profile.hours), rng.choice(_SLOT_MINUTES if _books_slots(profile) else _PEOPLE_MINUTES)
+
+
+def _duration(rng: random.Random, profile: Profile) -> int:
+    """Minutes: quarter hours for a practice's slot; otherwise whole or half hours where the range holds
+    one (a lunch of 45-75 minutes is an hour), so that people's ends are round too."""
+    lo, hi = profile.duration
+    if not _books_slots(profile):
+        halves = [m for m in range(lo, hi + 1) if m % 30 == 0]
+        if halves:
+            return rng.choice(halves)
+    return rng.randrange(lo, hi + 1, 15)
 
 
 def _at(d: date, hm: tuple[int, int]) -> str:
@@ -187,7 +207,7 @@ class _Builder:
         rest = [m for m in others if m not in self.attending]
         self.decliners = [m for m in rest if rng.random() < 0.5]
         self.refs: list[RefEvent] = []
-        self.duration = rng.randrange(profile.duration[0], profile.duration[1] + 1, 15)
+        self.duration = _duration(rng, profile)
         self.casual_places = profile.register == "casual" and rng.random() < 0.7
         self.multi_day = profile.id in _MULTI_DAY and rng.random() < 0.8
 
