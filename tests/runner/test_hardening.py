@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import json
 import os
 import re
@@ -234,7 +235,10 @@ def test_an_unwritable_run_folder_is_a_clear_error(tmp_path):
 
 
 def test_a_second_process_on_the_same_run_folder_is_refused(scripted_server, tmp_path):
-    scripted_server.default = lambda req: hashed_reply(req, delay=0.1)
+    # after the first lines the replies slow down, so that the first run is still writing when the
+    # second process starts, however loaded the machine (26 requests at concurrency 2: ~10 s)
+    asked = itertools.count()
+    scripted_server.default = lambda req: hashed_reply(req, delay=0.1 if next(asked) < 4 else 0.8)
     out = tmp_path / "r"
     args = [sys.executable, "-c", CODE, "run", str(TINY), "--out", str(out), "--no-progress",
             *model_args(scripted_server, "--concurrency", "2")]
