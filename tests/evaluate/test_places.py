@@ -6,7 +6,7 @@ import json
 import shutil
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -49,6 +49,16 @@ SAME = [
     ("Shinjuku Station", "Shinjuku Staton"),  # a vowel dropped
     ("Lena's place", "Lena's"),
     ("Hotel Ritz", "Ritz Hotel"),  # order free where a word names the place
+    ("Room 3, Hall 2", "Hall 2 Room 3"),  # labels keep their numbers in any order
+    ("Floor 2", "2nd floor"),
+    ("Meeting room Everest", "Everest room at the Zurich office"),  # a named room, kind and order aside
+    ("Seminar room B12", "B12 (3rd floor, Physics building)"),  # a labelled code and the code alone
+    ("Plac Wolności", "pl. Wolności"),
+    ("Aldi, Karl-Liebknecht-Straße", "Aldi on Karl-Liebknecht-Str."),  # a chain, the same street
+    ("Discord", "Discord voice channel"),
+    ("Teams", "Teams (link in the calendar invite)"),  # a remark without place words
+    ("Nando's, Leeds", "Nando's"),  # a city added to a chain
+    ("Hilton, Room 204", "Hilton"),  # a room added to a chain
 ]
 DIFFERENT = [
     ("Conference Room B", "Conference Room A"),
@@ -74,6 +84,16 @@ DIFFERENT = [
     ("Dalston", "Dalton"),  # a consonant less in a short name
     ("Tom's place", "Tom"),  # a person is not their home
     ("Manchestr", "Manchester Street"),  # "str" is a street only as "str."
+    ("Hall 2 Room 3", "Hall 3 Room 2"),  # a label binds its number
+    ("Level 2, Bay 7", "Level 7, Bay 2"),
+    ("North Gate, South Campus", "South Gate, North Campus"),  # a compass point binds its word
+    ("Riverdale Clinic", "Rivervale Clinic"),  # "dale" / "vale" are place-name parts
+    ("Maria's flat", "Maria's Bar"),  # a home is not a venue of the owner's name
+    ("Starbucks on Queen Street", "Starbucks"),  # a branch of a chain dropped
+    ("Costa, Euston station", "Costa"),
+    ("Starbucks Soho", "Starbucks"),
+    ("Costa, Manchester Road", "Costa, Manchester"),  # a street named after a city is not the city
+    ("Zoom", "Zoom (Room 4, Oslo office)"),  # a qualifier with place words is a place
 ]
 
 
@@ -118,6 +138,18 @@ def test_case_and_whitespace_do_not_change_a_verdict(a: str, b: str) -> None:
     assert same_place(a, b) == same_place(" ".join(a.split()).lower(), f" {b.lower()}  ")
 
 
+labels = st.sampled_from(["Room", "Hall", "Level", "Bay", "Gate", "Terminal", "Platform", "Floor", "Seat"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(labels, labels, st.integers(1, 99), st.integers(1, 99))
+def test_labels_bind_their_numbers(x: str, y: str, i: int, j: int) -> None:
+    """Written in either order a label keeps its number; swapping the numbers makes another place."""
+    assume(x != y)
+    assert same_place(f"{x} {i} {y} {j}", f"{y} {j}, {x} {i}")
+    assert same_place(f"{x} {i} {y} {j}", f"{x} {j} {y} {i}") == (i == j)
+
+
 def test_the_set_is_large_labelled_and_split_by_id() -> None:
     pairs = load_pairs()
     assert len(pairs) >= 400 and len({p.id for p in pairs}) == len(pairs)
@@ -144,6 +176,9 @@ def test_gazetteer() -> None:
     assert gazetteer.region("portugal") == ("PT", "") and gazetteer.region("on") == ("CA", "")
     assert gazetteer.is_place_name("brooklyn") and not gazetteer.is_place_name("golden dragon")
     assert canonical_name("Hauptstr.") == "hauptstrasse" and canonical_name("St. Mary's") == "street marys"
+    assert canonical_name("Hall 2 Room 3") == "hall_2 room_3" and canonical_name("Fjord meeting room") == "room_fjord"
+    assert {"Starbucks", "Pret A Manger", "Nando's"} <= set(gazetteer.chain_names())
+    assert not any(name.startswith("#") for name in gazetteer.chain_names())
 
 
 def test_score_judge_counts_by_hand() -> None:

@@ -5,9 +5,14 @@ same spot, decided offline by general rules on the written forms and a small gaz
 A location is read as a head (the place) and qualifiers (city, street, address, room): the parts
 after a comma, a parenthesis, " - ", or the words " on ", " at ", " in ". Words are canonical:
 the metrics spec's normalisation, articles and "of/and" dropped, street types and common
-abbreviations folded ("St"/"Street"/"Saint", "Rd"/"Road", "Str."/"straße", "5th"/"fifth",
-"Forty-Second"/"42nd"), and a home word after a possessive dropped ("Tom's place" is "Tom's",
-whose "s" then must stay: not "Tom", a person). Two locations are the same when
+abbreviations folded ("St"/"Street"/"Saint", "Rd"/"Road", "Str."/"straße", "pl."/"Plac"/"Platz",
+"5th"/"fifth", "Forty-Second"/"42nd"), and a home word after a possessive dropped ("Tom's place" is
+"Tom's", whose "s" then must stay: not "Tom", a person). Words bind within a part: a label (Room,
+Hall, Level, Bay, Gate, Terminal, Platform, Floor, Seat, ...) its numbers or letter ("Hall 2 Room 3"
+is not "Hall 3 Room 2"; "2nd floor" is "Floor 2"), a compass point the place word after it ("North
+Gate, South Campus" is not "South Gate, North Campus"), and a named room is one word whatever its
+kind and order ("Meeting room Fjord" = "Fjord room"; "Room S12" = "S12"). Two locations are the
+same when
 
 1. their words are the same bag; the order is free when either side has a qualifier, an "of" or
    article inside, a possessive or a number, or a word other than place kinds and modifiers
@@ -17,16 +22,22 @@ whose "s" then must stay: not "Tom", a person). Two locations are the same when
    capitalised name that is no place kind after a distinctive name (two words, or one of 7
    letters or more) -- never when the shorter head is itself a city or region ("Brooklyn" /
    "Brooklyn Bowl", "Lisbon" / "Lisbon Cafe": the added words make a venue) -- and each qualifier
-   of the side with fewer qualifiers matches one of the other side's, and no added qualifier
-   names a country or state other than that of the best-known city named by the head ("Paris" /
-   "Paris, Texas" are namesakes; "Lisbon" / "Lisbon, Portugal" are one), or
-3. both are online meetings (every word a platform name or a word like "call", "meeting",
-   "online") on the same platform, or one names no platform ("online", "video call").
+   of the side with fewer qualifiers matches one of the other side's (a street named after a city
+   is not the city: "Liverpool Street" / "Liverpool"), no added qualifier names a country or
+   state other than that of the best-known city named by the head ("Paris" / "Paris, Texas" are
+   namesakes; "Lisbon" / "Lisbon, Portugal" are one), and, when the head is a chain
+   (``data/chain_names.txt``), no qualifier or name on one side only picks a branch (a street,
+   station, area or address: "Costa Coffee, Paddington station" is not "Costa Coffee"; a city or
+   a room may be added: "Nando's, Leeds"); a home is never extended ("Anna's place" is not
+   "Anna's Café"), or
+3. both are online meetings (every word of the head a platform name or a word like "call",
+   "meeting", "online", "voice channel"; of a qualifier with no place word only its platform
+   counts: "(link in calendar invite)") on the same platform, or one names no platform.
 
 Words match when equal, equal but for a trailing "s" (possessives), equal with their spaces
 removed ("Star bucks"), or a typo apart: same first letter (and second, below 9 letters), no
 digits, at least 5 letters, optimal-string-alignment distance 1 (2 from 10 letters), no
-place-name part ("town", "ford", "field", ...) gained or lost but by swapped letters
+place-name part ("town", "vale", "dale", "ford", ...) gained or lost but by swapped letters
 ("Kingston" / "Kingstown"); one letter put for another only from 9 letters; a letter more or
 less below 8 letters only as a vowel, an "h" or a doubled letter ("Staton", "Dalston" is not
 "Dalton"). A short word (3 letters or more) may lose or gain a doubled letter when another
@@ -58,6 +69,9 @@ _FOLD = {
     "rm": "room", "laboratory": "lab", "center": "centre", "theater": "theatre", "hbf": "hauptbahnhof",
     "apt": "apartment", "fl": "floor", "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th",
     "fifth": "5th", "sixth": "6th", "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th",
+    "strasse": "street", "ul": "street", "ulica": "street", "plac": "place", "platz": "place", "piazza": "place",
+    "praca": "place", "pza": "place", "ctr": "centre", "gdns": "gardens", "cres": "crescent", "tce": "terrace",
+    "mkt": "market",
 }
 """Abbreviations to one written-out form ("St" is both Street and Saint, "Dr" both Drive and Doctor:
 one word stands for both, as a reader takes whichever fits)."""
@@ -87,7 +101,7 @@ _PLATFORMS = {
 _GENERIC_ONLINE = frozenset({"online", "virtual", "video", "videocall", "remote", "web"})
 _ONLINE_FILLER = frozenset({
     "call", "meeting", "chat", "voice", "huddle", "link", "invite", "id", "microsoft", "ms", "google", "cisco",
-    "com", "in", "on", "via", "conference",
+    "com", "in", "on", "via", "conference", "channel", "server", "calendar", "app", "dial",
 })
 _SPLIT = re.compile(r"\s*(?:[,;()\[\]]|\s-\s|\s–\s|\s(?:on|at|in)\s)\s*", re.IGNORECASE)
 _STR_ABBREV = re.compile(r"(?<=\w)str\.(?=\s|$)", re.IGNORECASE)
@@ -100,11 +114,25 @@ _MODIFIERS = frozenset({
 """Common modifiers: a name made only of them and place kinds is read in its order ("Central Park"
 is not "Park Central")."""
 _GENERIC = _PLACE_KINDS | _MODIFIERS
-_TOPONYM_PARTS = ("town", "ville", "ford", "field", "mouth", "stead", "borough", "bury", "dorf", "stadt")
+_TOPONYM_PARTS = ("town", "ville", "vale", "dale", "ford", "field", "mouth", "stead", "borough", "bury", "dorf",
+                  "stadt")
 """Parts of place names that a one-letter slip would not make ("Kingston" / "Kingstown")."""
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
          "ninety": 90}
 _UNIT = re.compile(r"^([1-9])(st|nd|rd|th)$")
+_LABELS = frozenset({
+    "room", "hall", "level", "bay", "gate", "terminal", "platform", "floor", "seat", "unit", "suite", "studio", "lab",
+    "building", "block", "wing", "ward", "court", "pitch", "stage", "table", "desk", "section", "row", "stand", "track",
+    "door", "entrance", "exit", "lot", "zone", "pier", "berth", "apartment", "flat", "box", "stall", "booth",
+})
+"""Labels that bind the number or letter after them ("Hall 2 Room 3" is not "Hall 3 Room 2")."""
+_ROOM_KINDS = frozenset({"meeting", "conference", "seminar", "lecture", "class", "board", "training"})
+"""Kinds of room dropped before "room" when the room has a name ("Meeting room Fjord" = "Fjord room")."""
+_BY_COMPASS = frozenset({"campus", "side", "end", "entrance", "exit", "stand", "block", "lot", "concourse", "lobby"})
+"""Besides place kinds, words a compass point before them binds ("North Gate, South Campus")."""
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+_BIND = "_"
+"""Joins a label to its number ("room_3") or a compass point to its word ("north_gate")."""
 _HOME_MARK = "'"
 """Ends an owner's word whose home word was dropped ("Tom's place" -> "toms'"): it keeps its "s"
 ("Tom's place" is "Tom's" but not "Tom", a person)."""
@@ -149,7 +177,50 @@ def _words(part: str) -> tuple[tuple[str, ...], bool]:
         folded = [("home", False)]
     elif len(folded) == 2 and folded[0][0] == "at":
         folded = folded[1:]
-    return tuple(w for w, _ in folded), free
+    return _bind([w for w, _ in folded]), free
+
+
+def _code(word: str) -> bool:
+    """A room's or gate's number or letter ("3", "4b", "d14", "c")."""
+    return any(c.isdigit() for c in word) or (len(word) == 1 and word.isalpha())
+
+
+def _bind(words: list[str]) -> tuple[str, ...]:
+    """Labels joined to their numbers or letters ("room_2_13", "floor_2" for "2nd floor"), a compass
+    point to the place word after it ("north_gate"), and a named room read in one form ("Meeting
+    room Fjord", "Fjord room": "room_fjord"); a bag of words then keeps which number is whose."""
+    unkinded = [w for i, w in enumerate(words) if not (w in _ROOM_KINDS and words[i + 1:i + 2] == ["room"])]
+    if len(unkinded) == 2 and "room" in unkinded:
+        name = unkinded[1] if unkinded[0] == "room" else unkinded[0]
+        if name != "room" and name not in _PLACE_KINDS and len(name) >= 2 or _code(name):
+            return (f"room{_BIND}{name}",)
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        w, nxt = words[i], words[i + 1] if i + 1 < len(words) else ""
+        ordinal = _ORDINAL.match(w)
+        if w in _LABELS and nxt and _code(nxt):
+            j = i + 1
+            while j < len(words) and _code(words[j]):
+                j += 1
+            out.append(_BIND.join([w, *words[i + 1:j]]))
+            i = j
+            continue
+        if ordinal and nxt in ("floor", "level"):
+            out.append(f"{nxt}{_BIND}{ordinal.group(1)}")
+        elif w in _COMPASS and (nxt in _PLACE_KINDS or nxt in _BY_COMPASS):
+            out.append(f"{w}{_BIND}{nxt}")
+        else:
+            out.append(w)
+            i += 1
+            continue
+        i += 2
+    return tuple(out)
+
+
+def _key(words: tuple[str, ...]) -> str:
+    """Canonical words as the gazetteer's key (bound words apart again)."""
+    return " ".join(words).replace(_BIND, " ")
 
 
 def canonical_name(name: str) -> str:
@@ -193,7 +264,12 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     if hx or hy:  # an owner's home: "toms'" is "toms", never "tom"
         x, y = x.rstrip(_HOME_MARK), y.rstrip(_HOME_MARK)
         return x == y or (x.rstrip("s") == y.rstrip("s") and x.endswith("s") and y.endswith("s"))
-    if x == y or x.rstrip("s") == y.rstrip("s"):
+    if x == y:
+        return True
+    if _BIND in x or _BIND in y:  # the label (or compass point) equal, its number or word matching
+        (lx, _, rx), (ly, _, ry) = x.partition(_BIND), y.partition(_BIND)
+        return _BIND in x and _BIND in y and lx == ly and word_match(rx, ry)
+    if x.rstrip("s") == y.rstrip("s"):
         return True
     if not x or not y or x[0] != y[0] or any(c.isdigit() for c in x + y):
         return False
@@ -269,7 +345,9 @@ def _qualifier_match(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
     for drop in (_STREET_TYPES, _COMPASS):
         if any(w in drop for w in q) != any(w in drop for w in r):
             q2, r2 = tuple(w for w in q if w not in drop), tuple(w for w in r if w not in drop)
-            if q2 and r2 and words_match(q2, r2):
+            bare = r if any(w in drop for w in q) else q  # a street named after a city is not the city
+            city = drop is _STREET_TYPES and gazetteer.is_place_name(_key(bare))  # ("Liverpool Street")
+            if q2 and r2 and words_match(q2, r2) and not city:
                 return True
     return False
 
@@ -282,12 +360,13 @@ def _place_word(word: str) -> bool:
 def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str) -> bool:
     """``long`` is ``short`` with a venue kind added ("Old Bell pub"), a city or region before or
     after it ("Paris Gare du Nord", "Paradiso Amsterdam"), or one capitalised name after it
-    ("Dishoom Shoreditch") when ``short`` is distinctive (two words, or one of 7 letters or more),
+    ("Bar Italia Soho") when ``short`` is distinctive (two words, or one of 7 letters or more),
     no city or region itself ("Brooklyn" / "Brooklyn Bowl": the added word makes a venue), and the
-    added word is no kind of place ("Brighton Beach")."""
-    if len(long) != len(short) + 1:
+    added word is no kind of place ("Brighton Beach"). Nothing extends a home ("Anna's place" is not
+    "Anna's Café"), and a name added to a chain is a branch ("Starbucks Soho")."""
+    if len(long) != len(short) + 1 or any(w.endswith(_HOME_MARK) for w in short):
         return False
-    short_is_place = gazetteer.is_place_name(" ".join(short))
+    short_is_place = gazetteer.is_place_name(_key(short))
     if words_match(short, long[1:]):  # a city before a name of its own ("Paris Gare du Nord")
         return not short_is_place and any(w not in _GENERIC for w in short) and _place_word(long[0])
     if not words_match(short, long[: len(short)]):
@@ -302,13 +381,17 @@ def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str) -> b
     if _place_word(extra):
         return True
     last_raw = raw_long.split()[-1] if raw_long.split() else ""
-    distinctive = len(short) >= 2 or len(short[0]) >= 7
+    distinctive = (len(short) >= 2 or len(short[0]) >= 7) and not _chain(short)
     return distinctive and extra.isalpha() and len(extra) >= 3 and last_raw[:1].isupper() and extra not in _PLACE_KINDS
 
 
 def _online(parts: tuple[tuple[str, ...], ...]) -> str | None:
-    """The platform of an online meeting (``""`` when it names none); ``None`` for a place."""
-    words = [w for part in parts for w in part]
+    """The platform of an online meeting (``""`` when it names none); ``None`` for a place. Of a
+    qualifier with no place word only its platform counts: a remark ("link in calendar invite")
+    makes no place."""
+    words = list(parts[0]) + [w for part in parts[1:] for w in part
+                              if w in _PLATFORMS or w in _GENERIC_ONLINE or _BIND in w
+                              or any(v in _PLACE_KINDS or _BIND in v for v in part)]
     platforms = {_PLATFORMS[w] for w in words if w in _PLATFORMS}
     others = [w for w in words if w not in _PLATFORMS and w not in _GENERIC_ONLINE and w not in _ONLINE_FILLER
               and not w.isdigit()]
@@ -320,11 +403,11 @@ def _online(parts: tuple[tuple[str, ...], ...]) -> str | None:
 def _namesake(head: tuple[str, ...], extra: list[tuple[str, ...]]) -> bool:
     """An added qualifier names a country or state other than that of the best-known city called
     ``head``: another city of that name ("Paris" / "Paris, Texas"; "Lisbon, Portugal" is Lisbon)."""
-    town = gazetteer.city(" ".join(head))
+    town = gazetteer.city(_key(head))
     if town is None:
         return False
     for q in extra:
-        where = gazetteer.region(" ".join(q))
+        where = gazetteer.region(_key(q))
         if where is not None and (where.country != town.country or where.state not in ("", town.state)):
             return True
     return False
@@ -340,7 +423,7 @@ def same_place(a: str, b: str) -> bool:
     if oa is not None or ob is not None:
         return oa is not None and ob is not None and (oa == ob or ("" in (oa, ob) and "phone" not in (oa, ob)))
     ha, hb = pa.parts[0], pb.parts[0]
-    heads = words_match(ha, hb) and _in_order(pa, pb, ha, hb)
+    heads = (words_match(ha, hb) and _in_order(pa, pb, ha, hb)) or _code_of(ha, hb) or _code_of(hb, ha)
     if not (heads or _extended(ha, hb, pb.raw_head) or _extended(hb, ha, pa.raw_head)):
         return False
     fewer, more = sorted((list(pa.parts[1:]), list(pb.parts[1:])), key=len)
@@ -349,7 +432,34 @@ def same_place(a: str, b: str) -> bool:
         if hit is None:
             return False
         del more[hit]
-    return not _namesake(ha, more)
+    return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more))
+
+
+@lru_cache(maxsize=1)
+def _chains() -> tuple[tuple[str, ...], ...]:
+    return tuple({_words(name)[0] for name in gazetteer.chain_names()})
+
+
+@lru_cache(maxsize=4096)
+def _chain(head: tuple[str, ...]) -> bool:
+    """The head names a chain (``data/chain_names.txt``): "Costa Coffee", "Pret A Manger"."""
+    return any(len(head) >= len(c) and words_match(c, head[: len(c)]) for c in _chains())
+
+
+def _branch(q: tuple[str, ...]) -> bool:
+    """A qualifier that picks a branch of a chain: a street, station, area or address; not a city
+    or region ("Nando's, Leeds" is any Nando's in Leeds), nor a room or floor ("Hilton, Room 204")."""
+    if any(_BIND in w for w in q) or gazetteer.is_place_name(_key(q)):
+        return False
+    return not all(gazetteer.is_place_name(w) or (len(w) <= 3 and w.isalpha()) for w in q)
+
+
+def _code_of(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """``a`` is a labelled code and ``b`` that code alone ("Room S12" / "S12"; a letter and a digit)."""
+    if len(a) != 1 or len(b) != 1 or _BIND not in a[0]:
+        return False
+    code = a[0].partition(_BIND)[2]
+    return code == b[0] and any(c.isdigit() for c in code) and any(c.isalpha() for c in code)
 
 
 class PlacesJudge(LocationJudge):
