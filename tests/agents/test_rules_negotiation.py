@@ -103,6 +103,39 @@ def test_someone_else_dropping_out_leaves_the_participants():
     assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Bob Ray"]}]
 
 
+
+def test_a_roll_call_on_an_event_adds_who_says_yes_and_removes_who_says_no():
+    members = (USER, "Bob Ray", "Cy Hunt", "Di Moss")
+    quiz = make_event("e3", start="2026-03-12T20:00", end=None, location="the Crown",
+                      participants=[USER, "Bob Ray", "Cy Hunt"], description="Pub quiz")
+    ops = _act([("09:00", "Bob Ray", "quiz on thursday?"), ("09:05", "Cy Hunt", "no, I'm away"),
+                ("09:06", "Di Moss", "me"), ("09:10", USER, "yep")], members=members, kind="group",
+               timetable=(quiz,))
+    assert ops == [{"op": "update", "id": "e3", "attribute": "participants", "value": [USER, "Bob Ray", "Di Moss"]}]
+
+
+def test_a_member_silent_at_a_roll_call_stays_and_small_talk_after_it_changes_nothing():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("09:00", "Bob Ray", "padella on saturday, who's coming?"), ("09:10", USER, "yes"),
+                ("12:00", "Bob Ray", "lol the weather")], members=members, kind="group", timetable=(PADELLA,))
+    assert ops == []
+
+
+# -- the event's time said back, a part of the day --------------------------------------------------
+def test_the_proposed_time_said_back_agrees():
+    ops = _act([("09:00", "Bob Ray", "thursday dinner, can we make it 8:15?"), ("09:10", USER, "8:15 suits")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T20:15"}]
+
+
+def test_a_part_of_the_day_picks_the_event_and_a_bare_small_hour_is_the_afternoon():
+    brunch = make_event("e3", start="2026-03-14T10:00", end=None, location="Dishoom",
+                        participants=[USER, "Bob Ray"], description="Brunch")
+    tea = make_event("e4", start="2026-03-14T15:00", end=None, location="the V&A",
+                     participants=[USER, "Bob Ray"], description="Tea")
+    ops = _act([("09:00", "Bob Ray", "the afternoon one on saturday, could we do 4 instead?"),
+                ("09:05", USER, "sure")], timetable=(brunch, tea))
+    assert ops == [{"op": "update", "id": "e4", "attribute": "start", "value": "2026-03-14T16:00"}]
+
 # -- cancellations --------------------------------------------------------------------------------
 def test_the_user_dropping_out_deletes():
     assert _act([("09:00", USER, "sorry, can't make it thursday after all")]) == [{"op": "delete", "id": "e1"}]

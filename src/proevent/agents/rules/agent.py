@@ -44,12 +44,18 @@ from proevent.agents.rules.moves import (
 )
 from proevent.agents.rules.reading import Context, Features, activity_of, features, in_reason, read_features
 from proevent.model import Chat, Event, Message, parse_time
-from proevent.timeexpr import usual_hours
+from proevent.timeexpr import usual_hours, vocabulary
 
 _SCORED = ("start", "end", "location")
 _KEEP_STATES = 4096
 _RECENT = 3
-"""A yes settles a proposal made or changed at most this many messages before it."""
+"""A yes settles a proposal made or changed at most this many messages before it (in a direct chat)."""
+_RECENT_GROUP = 6
+"""The same in a group chat: a plan put to a group is answered by several members in turn."""
+_CALL = 6
+"""A roll-call ("parkrun sat?", "who's playing") is answered within this many messages."""
+_RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im)\W*$")
+"""A whole message that answers a roll-call by volunteering ("me")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
 _RE_WORD = re.compile(r"[a-z][a-z']{3,}")
@@ -95,6 +101,8 @@ class ChatState:
     cancel_asked: str | None = None
     """The user asked a service to cancel this event: deleted when the service confirms."""
     service: bool | None = None
+    call: tuple[str, int] | None = None
+    """A roll-call on this event, asked at this message count: who says yes joins, who says no leaves."""
     last: tuple[str, str, str] | None = None
     seen: int = 0
     """Messages of the chat played so far."""
@@ -288,11 +296,36 @@ class RulesAgent:
             state.where_asked = True
         elif getattr(move, "values", None) is not None and move.values.place is not None:
             state.where_asked = False
-        self._apply(state, move, chat, user, work, subject, service)
+        called = self._roll_call(state, move, f, chat, user, work)
+        if not called:
+            self._apply(state, move, chat, user, work, subject, service)
         now = (state.open, state.open.values if state.open else None)
         if state.open is not None and now != before:
             state.open.at = state.seen
-        return Played(move, now != before or (state.cancel_asked, state.join_asked) != asked)
+        return Played(move, now != before or (state.cancel_asked, state.join_asked) != asked or called)
+
+    def _roll_call(self, state: ChatState, move: Move, f: Features, chat: Chat, user: str, work: Work) -> bool:
+        """An answer to the chat's open roll-call: a member who says yes ("me", "in", "yep") joins
+        the event's participants, one who says no leaves them; the silent stay as they are. True
+        when the participants changed (the move is then played no further)."""
+        if state.call is None or state.open is not None:
+            return False
+        key, at = state.call
+        slot = work.slots.get(key)
+        sender = move.sender
+        if slot is None or slot.deleted or state.seen - at > _CALL or sender == user or sender not in chat.members:
+            return False
+        yes = isinstance(move, Acceptance) or _RE_ME.match(f.folded) is not None or (
+            isinstance(move, Join) and move.person == sender and not move.asks) or (
+            isinstance(move, Proposal) and move.agrees and not _differs(move.values, slot))
+        no = isinstance(move, Rejection) or isinstance(move, Dropout) and move.person in (sender, "")
+        if yes and sender not in slot.participants:
+            slot.participants.append(sender)
+            return True
+        if no and sender in slot.participants:
+            slot.participants.remove(sender)
+            return True
+        return False
 
     def _other_side(self, draft: Draft, sender: str, user: str) -> bool:
         return sender != draft.by and (draft.by == user or sender == user)
@@ -342,7 +375,7 @@ class RulesAgent:
                 return
             if draft is not None and move.about is not None and draft.key is not None and move.about != draft.key:
                 draft = None  # a yes about another event of the chat
-            if draft is not None and state.seen - draft.at > _RECENT:
+            if draft is not None and state.seen - draft.at > _recent(chat):
                 draft = None  # a yes long after the proposal answers something else
             if draft is not None:
                 if self._other_side(draft, sender, user):
@@ -399,7 +432,7 @@ class RulesAgent:
                 if move.person not in state.open.backers:
                     state.open.backers.append(move.person)
                 if not move.asks and self._other_side(state.open, sender, user) and (
-                        state.seen - state.open.at <= _RECENT):
+                        state.seen - state.open.at <= _recent(chat)):
                     self._settle(state, state.open, chat, user, work, service=False)  # "I'm in"
                 return
             if subject is None or move.person in subject.participants or move.person == user:
@@ -419,7 +452,13 @@ class RulesAgent:
             return
         draft = state.open
         if draft is not None and (move.about is None or move.about == draft.key):
+            repeats = not move.asks and draft.values.merged(values) == draft.values
             draft.values = draft.values.merged(values)
+            if repeats and self._other_side(draft, sender, user) and state.seen - draft.at <= _recent(chat):
+                if sender not in draft.backers:
+                    draft.backers.append(sender)
+                self._settle(state, draft, chat, user, work, service=False)  # "7:30 grand": the time said back
+                return
             if move.agrees and self._other_side(draft, sender, user):
                 if sender not in draft.backers:
                     draft.backers.append(sender)
@@ -437,6 +476,8 @@ class RulesAgent:
         if subject is not None and not new_activity and fits:
             changed = _differs(values, subject)
             if not changed:
+                if chat.type == "group" and (move.asks or move.about == subject.id):
+                    state.call = (subject.id, state.seen)  # "parkrun sat?": a roll-call on the event
                 return  # "yep 8:30": what the timetable holds already
             draft = Draft(subject.id, values, sender, [sender])
             if move.fact and (move.named or _RE_IT.search(fold(move.text))):
@@ -493,6 +534,7 @@ class RulesAgent:
         words = _words(f.text)
         days = {d.best for d in f.reading.days if not in_reason(f, d.start)}
         times = {t for c in f.reading.clocks if not in_reason(f, c.start) for t in c.times}
+        parts = [p.hours for p in f.reading.parts if not in_reason(f, p.start)] or _part_words(f.folded)
         today = f.reading.ref.date()
         best: tuple[float, str, bool] | None = None
         for s in work.live():
@@ -501,7 +543,8 @@ class RulesAgent:
                 continue
             overlap = bool(others & set(s.participants))
             hit = 3 * min(2, len(words & (_words(s.description) | _words(s.location or ""))))
-            when = 2 * (d in days) + (_clock(s.start) in times)
+            clock = _clock(s.start)
+            when = 2 * (d in days) + (clock in times) + any(a <= clock[0] < b for a, b in parts if clock)
             score = hit + when + overlap + (s.id == state.focus)
             if not (hit or (overlap and when)):
                 continue
@@ -516,6 +559,25 @@ class RulesAgent:
         if len(shared) == 1:
             state.focus = shared[0].id
         return None, False
+
+
+@lru_cache(maxsize=1)
+def _part_pattern() -> tuple[re.Pattern[str], dict[str, tuple[int, int]]]:
+    vocab = vocabulary()
+    hours = {w: vocab.parts_of_day[name] for w, name in vocab.part_words.items()
+             if name in vocab.parts_of_day and len(w) > 2}  # not "pm": "pm me"
+    alts = "|".join(re.escape(w) for w in sorted(hours, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'])(?:{alts})(?![\w'])"), hours
+
+
+def _part_words(folded: str) -> list[tuple[int, int]]:
+    """The hours of the parts of the day a message names without a day ("the afternoon one")."""
+    pattern, hours = _part_pattern()
+    return [hours[m.group(0)] for m in pattern.finditer(folded)]
+
+
+def _recent(chat: Chat) -> int:
+    return _RECENT_GROUP if chat.type == "group" else _RECENT
 
 
 def _same_kind(values: Values, slot: Slot) -> bool:

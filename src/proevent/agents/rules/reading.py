@@ -132,7 +132,9 @@ def _pick(times: frozenset[Clock], best: Clock, bare: bool, ctx: Context) -> Clo
     if not bare or len(times) < 2:
         return best
     if ctx.anchor is not None:
-        return min(times, key=lambda t: (abs(t[0] * 60 + t[1] - ctx.anchor[0] * 60 - ctx.anchor[1]), t))
+        # a bare "4" for a 9am event is 4pm: small hours only for an event in the small hours
+        awake = [t for t in times if t[0] >= 7 or ctx.anchor[0] < 7] or list(times)
+        return min(awake, key=lambda t: (abs(t[0] * 60 + t[1] - ctx.anchor[0] * 60 - ctx.anchor[1]), t))
     if ctx.usual is not None:
         inside = [t for t in times if ctx.usual[0] <= t[0] < ctx.usual[1]]
         if len(inside) == 1:
