@@ -207,7 +207,11 @@ def line_usage(line: dict[str, Any] | PredictionLine) -> dict[str, Any]:
     A line answered wholly from the response cache cost nothing; its tokens still count (they are
     what the answer took). A line that mixes cache hits and requests is charged in full.
     """
-    d = line.model_dump(mode="json") if isinstance(line, PredictionLine) else line
+    if isinstance(line, PredictionLine):  # read as its JSON would be, without dumping the operations
+        usage_model = line.usage.model_dump(mode="json") if line.usage is not None else None
+        d: dict[str, Any] = {**(line.__pydantic_extra__ or {}), "usage": usage_model}
+    else:
+        d = line
     usage = d.get("usage") if isinstance(d.get("usage"), dict) else {}
     made = _count(d.get("requests"))
     cached = min(made, _count(d.get("cached")))
