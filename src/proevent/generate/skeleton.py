@@ -126,7 +126,7 @@ class _Chat:
             # an organiser posts it: settled for the user without an answer
             self.add(who, "announce", slots, new_session=first, effect=True, state=st)
             if rng.random() < 0.5:
-                self.add(traj.user, "react")
+                self.add(traj.user, "react", _said(st))
             return
         if category in _SERVICES and who == traj.user and "when" in slots and turn.success and rng.random() < 0.8:
             # a booking asked of a service is settled by its confirmation, not by the request
@@ -135,7 +135,7 @@ class _Chat:
                 self.add(traj.profile.name, "book_unavailable", {"reason": "conflict"})
                 self.add(who, "ack", {"after": "reject"})
             self.add(traj.profile.name, "book_confirm", {"when": slots["when"]}, effect=True, state=st)
-            self.add(who, "react")
+            self.add(who, "react", _said(st))
             return
         exact = "when" in slots and len(str(slots["when"][0])) == 16  # type: ignore[index]
         if turn.success and exact and st is not None and st.end is None and "place" in slots and (
@@ -169,15 +169,16 @@ class _Chat:
         if not turn.success:
             answer = _responder(traj, who, rng)
             keep = _keep(turn, current)
+            day = _new_day(echo, current)
             if keep is not None:  # "can we leave the time open?" is refused by keeping it, not by a clash
                 self.add(answer, keep[0], keep[1])
             elif plan_exists and turn.kind != "propose":
                 # the refusal fits what was asked: a time clash for a time, distance for a place
                 intent = {"location": "reject_place", "participants": "reject_person"}.get(turn.attribute or "",
                                                                                           "reject")
-                self.add(answer, intent, {"reason": "conflict"})
+                self.add(answer, intent, {"reason": "conflict", **day})
             else:
-                self.add(answer, "decline", {"reason": "conflict"})
+                self.add(answer, "decline", {"reason": "conflict", **day})
             if rng.random() < 0.5:
                 self.add(who, "ack", {"after": "reject"})
             return
@@ -203,7 +204,7 @@ class _Chat:
         if traj.group and rng.random() < 0.5:
             extra = rng.choice([m for m in st.participants[1:] if m not in (who, answer)] or [answer])
             if extra != answer and extra != traj.user:
-                self.add(extra, "react")
+                self.add(extra, "react", _said(st))
         self.accept(answer, echo, st, True, pick)
         if turn.kind == "propose" and st.start and len(st.start) == 16 and rng.random() < 0.2:
             self.add(who, "confirm", {"act": echo.get("act", rng.choice(traj.profile.acts)),
@@ -222,9 +223,27 @@ class _Chat:
             self.add(person, "accept_conditional")
             self.add(person, "condition_met", new_session=True, effect=True, state=state)
         elif roll < 0.55:
-            self.add(person, "react", effect=effect, state=state)
+            self.add(person, "react", _said(state), effect=effect, state=state)
         else:
             self.add(person, "accept", echo, effect=effect, state=state)
+
+
+def _said(state: EventState | None) -> dict[str, object]:
+    """What a reaction to a settled plan may name: its day, and its start when it has a clock time
+    ("see you sat", "8 works")."""
+    if state is None or not state.start:
+        return {}
+    return {"day": state.start[:10], **({"time": (state.start, None)} if len(state.start) == 16 else {})}
+
+
+def _new_day(echo: dict[str, object], current: EventState | None) -> dict[str, object]:
+    """The day a refused proposal names, when it is a new one ("cant do thu"): not for a new time on
+    the same day, where the day is not what is refused."""
+    when = echo.get("when")
+    if not isinstance(when, tuple) or not when[0]:
+        return {}
+    day = str(when[0])[:10]
+    return {} if current is not None and (current.start or "")[:10] == day else {"day": day}
 
 
 def _keep(turn: Turn, current: EventState | None) -> tuple[str, dict[str, object]] | None:
@@ -259,7 +278,7 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
                 chat.add(opener, "remind", {"act": slots["act"], **({"day": current.start[:10]}
                                                                        if current and current.start else {})},
                          new_session=True)
-                chat.add(traj.user if opener != traj.user else traj.profile.name, "react")
+                chat.add(traj.user if opener != traj.user else traj.profile.name, "react", _said(current))
             continue
         if current is not None and traj.preexisting:
             slots.update(_about(traj, current, rng))
@@ -289,7 +308,7 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
             # the organiser or the service sends the detail after the yes: settled by that message
             chat.add(who, turn.intent, slots, new_session=first, effect=True, state=turn.state)
             if rng.random() < 0.5:
-                chat.add(_responder(traj, who, rng), "react")
+                chat.add(_responder(traj, who, rng), "react", _said(turn.state))
             current = turn.state
             continue
         organiser = who == traj.profile.name and traj.profile.category in _ORGANISERS and (
@@ -298,7 +317,7 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
             intent = "announce_change" if turn.intent == "counter_time" else "announce_place"
             chat.add(who, intent, slots, new_session=first, effect=True, state=turn.state)
             if rng.random() < 0.5:
-                chat.add(traj.user, "react")
+                chat.add(traj.user, "react", _said(turn.state))
         else:
             intent = turn.intent
             shift = _shift(current, turn)

@@ -34,11 +34,18 @@ def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:
     if formal:
         return rng.choice(forms)
     if rng.random() < 0.8:
-        # in chats a day is mostly one short lower-case word: "fri", "thurs", "tmrw"
+        # in chats a day is mostly one short lower-case word, its three letters more than the others:
+        # "sat", "thu", "tmrw"; "saturday", "thurs" less often
         short = [f.lower() for f in forms if " " not in f]
-        short += [a for f in short for a in _ABBR.get(f, ())]
         if short:
-            return rng.choice(short)
+            pick = rng.choice(short)
+            abbr = _ABBR.get(pick, ())
+            roll = rng.random()
+            if abbr and roll < 0.6:
+                return abbr[0]
+            if len(abbr) > 1 and roll < 0.72:
+                return rng.choice(abbr[1:])
+            return pick
     # a day further off: mostly its weekday with the date ("sat 14th") or a day and a month
     # ("14 march"), in lower case; "the 14th" alone less often
     roll = rng.random()

@@ -210,6 +210,11 @@ _WITH_PLACE = {"book_request": "book_request_place"}
 """Intents with a variant that names the place, used when the line has one (it must be said)."""
 
 
+_DAY_FORMS = {"react": 0.5, "decline": 0.4, "reject": 0.4}
+"""How often a reaction or a refusal that knows its day names it (``<intent>_day``): people answer
+"sat works", "see you sat", "cant do thu" as often as "👍" or "cant, got work"."""
+
+
 def _intent_key(line: Line, table: dict[str, list[str]]) -> str:
     if line.intent == "ack":
         key = _ACK_AFTER.get(str(line.slots.get("after", "")))
@@ -283,8 +288,11 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         return tidy(text[0].upper() + text[1:] if formal else text)
     table = templates().formal if formal else templates().casual
     s = line.slots
+    key = _intent_key(line, table)
+    if "day" in s and f"{key}_day" in table and rng.random() < _DAY_FORMS.get(key, 0.0):
+        key = f"{key}_day"  # "see you sat", "cant do thu, got work"
     for _ in range(32):  # an optional part may name a value this line does not have ("[ {day}|]")
-        tpl = expand(rng.choice(table[_intent_key(line, table)]), tables, rng)
+        tpl = expand(rng.choice(table[key]), tables, rng)
         if all(slot in s or slot not in _DATA_SLOTS for slot in _SLOT.findall(tpl)) and (
                 not s.get("for_all") or _CALLED_OFF.search(tpl)):
             break
