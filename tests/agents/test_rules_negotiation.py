@@ -88,6 +88,44 @@ def test_a_lower_case_place_instead():
     assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "flat iron"}]
 
 
+
+# -- places and times named by other events ----------------------------------------------------------
+CLIMB = make_event("e5", start="2026-03-05T18:00", end=None, location="the Arch", participants=[USER, "Bob Ray"],
+                   description="Climbing")
+CLIMB2 = make_event("e6", start="2026-03-07T18:00", end=None, location="the Arch", participants=[USER, "Bob Ray"],
+                    description="Climbing")
+QUIZ = make_event("e7", start="2026-03-08T20:00", end=None, location="the Crown", participants=[USER, "Bob Ray"],
+                  description="Quiz")
+PHYSIO = make_event("e8", start="2026-03-13T16:00", end="2026-03-13T16:45", location="the clinic",
+                    participants=[USER], description="Physio")
+
+
+def test_the_usual_spot_is_the_place_the_chats_earlier_events_share():
+    ops = _act([("09:00", "Bob Ray", "climb sat 6pm? usual spot"), ("09:05", USER, "yes")],
+               timetable=(CLIMB, CLIMB2, QUIZ))
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-14T18:00", "end": None, "location": "the Arch",
+                                              "participants": [USER, "Bob Ray"], "description": "Climb"}}]
+
+
+def test_same_place_as_last_time_is_the_latest_earlier_events_place():
+    ops = _act([("09:00", "Bob Ray", "drinks sat 8pm, same place as last time?"), ("09:05", USER, "yes")],
+               timetable=(CLIMB, CLIMB2, QUIZ))
+    assert ops[0]["event"]["location"] == "the Crown"
+
+
+def test_straight_after_an_event_starts_at_its_end_and_it_stays_the_reference():
+    ops = _act([("09:00", USER, "coffee friday straight after my physio?"), ("09:05", "Bob Ray", "go on then, yes")],
+               timetable=(PHYSIO,))
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-13T16:45", "end": None, "location": None,
+                                              "participants": [USER, "Bob Ray"], "description": "Coffee"}}]
+
+
+def test_straight_after_a_time_the_message_ends_starts_then_and_a_members_home_is_the_place():
+    ops = _act([("09:00", USER, "sat I'm in a workshop till 3, could pop by bob's straight after?"),
+                ("09:05", "Bob Ray", "sure")], timetable=())
+    assert [(o["event"]["start"], o["event"]["location"], o["event"]["participants"]) for o in ops] == [
+        ("2026-03-14T15:00", "bob's", [USER, "Bob Ray"])]
+
 # -- participants ---------------------------------------------------------------------------------
 def test_decliners_and_silent_members_are_left_out_of_a_group_plan():
     members = (USER, "Bob Ray", "Cy Hunt", "Di Moss")

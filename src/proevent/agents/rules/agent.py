@@ -29,6 +29,8 @@ from proevent.agents.protocol import Action, ChatUpdate, Observation
 from proevent.agents.rules.cues import Cues, fold, load_cues
 from proevent.agents.rules.moves import (
     CLEARED,
+    LAST,
+    USUAL,
     Acceptance,
     Booked,
     BookingFailed,
@@ -37,6 +39,7 @@ from proevent.agents.rules.moves import (
     Hedge,
     Join,
     Move,
+    Nothing,
     Proposal,
     Rejection,
     Request,
@@ -54,6 +57,12 @@ _RECENT_GROUP = 6
 """The same in a group chat: a plan put to a group is answered by several members in turn."""
 _CALL = 6
 """A roll-call ("parkrun sat?", "who's playing") is answered within this many messages."""
+_RE_INVITE = re.compile(r"(?<![\w'])(?:come|join us|who|who's|whos|anyone|any takers)(?![\w'])")
+"""Words that put a plan to a group ("come!", "who's in"): the answers are a roll-call."""
+_RE_AFTER = re.compile(r"(?<![\w'])(?:straight|right|just|directly|immediately)\s+after"
+                       r"(?:\s+(?:my|the|our|your|his|her))?(?:\s+([a-z][\w']+))?")
+"""A start given by another event's end ("right after my dentist", "straight after the match")."""
+_RE_FROM = re.compile(r"(?<![\w'])(?:from|after|free from|home from|back from)\s+\d")
 _RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im)\W*$")
 """A whole message that answers a roll-call by volunteering ("me")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
@@ -274,6 +283,10 @@ class RulesAgent:
         f = features(msg.text, _sent(msg.time), self.cues)
         service = self._is_service(state, chat, user, f, sender)
         about, named = self._link(f, chat, user, work, state)
+        after = _RE_AFTER.search(f.folded)
+        before_it = _after_slot(after, f, work) if after else None
+        if before_it is not None and about == before_it.id:
+            about, named = None, False  # "straight after yoga": yoga is the reference, not the subject
         if about is not None:
             state.focus = about
         subject = work.slots.get(about or state.focus or "") if (about or state.focus) else None
@@ -290,6 +303,16 @@ class RulesAgent:
                           subject.start if subject else None), place_asked=state.where_asked)
         _, move = read_features(f, ctx, self.cues)
         move.about = about
+        values = getattr(move, "values", None)
+        if isinstance(values, Values):
+            if values.place in (USUAL, LAST):
+                values.place = _habit_place(values.place, chat, user, work, _sent(msg.time))
+                if state.open is not None:
+                    move.about = None  # "usual room" names the open plan's place, not the event it came from
+            if after is not None and values.clock is None:
+                _start_after(values, f, before_it)
+        if isinstance(move, Nothing) and state.open is not None and chat.type == "group" and _RE_ME.match(f.folded):
+            move = Acceptance(sender)  # "same": the yes of the one before
         if isinstance(move, Proposal):
             move.named = named
         if _RE_WHERE.search(f.folded):
@@ -452,6 +475,10 @@ class RulesAgent:
             return
         draft = state.open
         if draft is not None and (move.about is None or move.about == draft.key):
+            if move.agrees and values.clock is not None and draft.values.clock is not None and (
+                    values.clock < draft.values.clock and _RE_FROM.search(fold(move.text))):
+                values = values.copy()
+                values.clock = None  # "👍 I'm home from 5" for a 6 o'clock plan: free from then, the plan stands
             repeats = not move.asks and draft.values.merged(values) == draft.values
             draft.values = draft.values.merged(values)
             if repeats and self._other_side(draft, sender, user) and state.seen - draft.at <= _recent(chat):
@@ -476,7 +503,7 @@ class RulesAgent:
         if subject is not None and not new_activity and fits:
             changed = _differs(values, subject)
             if not changed:
-                if chat.type == "group" and (move.asks or move.about == subject.id):
+                if chat.type == "group" and (move.asks or _RE_INVITE.search(fold(move.text))):
                     state.call = (subject.id, state.seen)  # "parkrun sat?": a roll-call on the event
                 return  # "yep 8:30": what the timetable holds already
             draft = Draft(subject.id, values, sender, [sender])
@@ -574,6 +601,55 @@ def _part_words(folded: str) -> list[tuple[int, int]]:
     """The hours of the parts of the day a message names without a day ("the afternoon one")."""
     pattern, hours = _part_pattern()
     return [hours[m.group(0)] for m in pattern.finditer(folded)]
+
+
+def _habit_place(kind: str, chat: Chat, user: str, work: Work, now: datetime) -> str | None:
+    """ "the usual spot" (``USUAL``): the location most of the timetable's events with the chat's
+    people share (the latest on a tie); "same place as last time" (``LAST``): the location of the
+    latest earlier event with them. ``None`` when no event with them has a place."""
+    others = set(chat.members) - {user}
+    need = 1 if len(others) < 2 else 2
+    slots = [s for s in work.slots.values() if not s.deleted and s.location and s.start
+             and len(others & set(s.participants)) >= need]
+    slots.sort(key=lambda s: s.start or "")
+    if kind == LAST:
+        past = [s for s in slots if (s.start or "") < now.strftime("%Y-%m-%dT%H:%M")] or slots
+        return past[-1].location if past else None
+    counts: dict[str, int] = {}
+    for s in slots:
+        counts[s.location or ""] = counts.get(s.location or "", 0) + 1
+    best = max(counts.values(), default=0)
+    latest = [s.location for s in slots if counts[s.location or ""] == best]
+    return latest[-1] if latest else None
+
+
+def _after_slot(after: re.Match[str], f: Features, work: Work) -> Slot | None:
+    """The event "straight after X" names by the word X of its description, on a day the message names
+    (or any coming day): the latest-ending one on that day."""
+    word = after.group(1)
+    if not word:
+        return None
+    key = _words(word)
+    if not key:
+        return None
+    days = {d.best for d in f.reading.days}
+    today = f.reading.ref.date()
+    hits = [s for s in work.live() if s.end and len(s.end) == 16 and key & _words(s.description)
+            and ((_day(s.start) in days) if days else (_day(s.start) or today) >= today)]
+    return min(hits, key=lambda s: s.start or "") if hits else None
+
+
+def _start_after(values: Values, f: Features, before_it: Slot | None) -> None:
+    """ "till 12, could meet straight after": the message's own end time; else the named event's end."""
+    ends = [c for c in f.reading.clocks if c.role == "end" and not c.retracted]
+    if ends:
+        values.clock = ends[-1].best
+    elif before_it is not None and before_it.end:
+        values.day = values.day or _day(before_it.end)
+        values.clock = _clock(before_it.end)
+    else:
+        return
+    values.date_only = False
 
 
 def _recent(chat: Chat) -> int:

@@ -15,6 +15,10 @@ from datetime import date
 Clock = tuple[int, int]
 CLEARED = "\0cleared"
 """A place dropped without a replacement: the event's location becomes ``null``."""
+USUAL = "\0usual"
+"""A place named by habit ("the usual spot"): the location the chat's earlier events share."""
+LAST = "\0last"
+"""A place named by an earlier event ("same place as last time"): the latest one with these people."""
 
 
 @dataclass

@@ -24,6 +24,8 @@ from functools import lru_cache
 from proevent.agents.rules.cues import Cues, fold
 from proevent.agents.rules.moves import (
     CLEARED,
+    LAST,
+    USUAL,
     Acceptance,
     Booked,
     BookingFailed,
@@ -59,6 +61,12 @@ _RE_PLACE_MARK = re.compile(r"(?<![\w'])(?:instead|it is|how about|what about|or
 _RE_MISS = re.compile(r"(?<![\w'])(?:give|giving)\s+(?:\w+\s+){0,2}a\s+miss(?![\w'])")
 _RE_DIGIT = re.compile(r"\d")
 _RE_TOKEN = re.compile(r"[\w']+")
+_RE_AFTER_MY = re.compile(r"(?<![\w'])after\s+my(?![\w'])")
+"""'right after my dentist': the 'my' names the event the plan follows, not a reason."""
+_RE_USUAL = re.compile(r"(?<![\w'])(?:the\s+|our\s+)?usual\s+(?:spot|place|room|venue|table|court|pitch|cafe|café|"
+                       r"pub|bar|haunt)(?![\w'])")
+_RE_LAST = re.compile(r"(?<![\w'])same\s+(?:place|spot|venue|room)\s+as\s+(?:last time|before|last week|usual)"
+                      r"(?![\w'])")
 _RE_AT_PLACE_OF = re.compile(r"(?<![\w'])(?:at|to|come to)\s+(mine|my place|ours|our place)(?![\w'])", re.I)
 
 
@@ -108,7 +116,7 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
         part = folded[pos:end]
         if part.strip():
             # a clause holds a phrase only if the whole message does: only those kinds are tried
-            has = {k for k in clause_kinds if cues.has(k, part)}
+            has = {k for k in clause_kinds if cues.has(k, _RE_AFTER_MY.sub("after the", part))}
             reason = bool({"reason", "decline"} & has) and not ({"change", "ask", "agree"} & has)
             clauses.append((pos, end, reason))
         if m is not None:
@@ -193,6 +201,10 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
             v.end_day = v.day + timedelta(days=whole[0].minutes // (24 * 60))  # "2 nights from friday"
     if _RE_CLEAR_PLACE.search(f.folded):
         v.place = CLEARED
+    elif _RE_USUAL.search(f.folded):
+        v.place = USUAL  # resolved against the timetable by the agent
+    elif _RE_LAST.search(f.folded):
+        v.place = LAST
     else:
         place = call_place(f.masked) or find_place(f.masked, cues) or _place_instead(f, cues)
         if place is not None and not in_reason(f, f.masked.find(place)):
@@ -243,6 +255,16 @@ def _named_person(f: Features, ctx: Context) -> str | None:
         first = fold(person.split()[0])
         if re.search(rf"(?<![\w']){re.escape(first)}(?![\w'])", f.folded):
             return person
+    return None
+
+
+def _home_of_member(f: Features, ctx: Context) -> str | None:
+    """ "swing by jo's", "at kofi's": a chat member's home, as written."""
+    for person in ctx.members:
+        first = re.escape(fold(person.split()[0]))
+        m = re.search(rf"(?<![\w'])(?:by|at|to|round|from|over at)\s+({first}'s)(?![\w'])", f.folded)
+        if m is not None:
+            return m.group(1)
     return None
 
 
@@ -375,6 +397,8 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
     v = values_of(f, ctx, cues)
     if _RE_AT_PLACE_OF.search(f.folded) and v.place is None:
         v.place = f"{ctx.sender.split()[0]}'s" if ctx.sender != ctx.user else None
+    if v.place is None:
+        v.place = _home_of_member(f, ctx)
     if not v.any():
         marked = bool(_RE_PLACE_MARK.search(f.folded)) or ctx.place_asked
         if ctx.discussing and marked and not ({"decline", "remind"} & f.hits):
