@@ -471,7 +471,7 @@ def realize_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random,
             text = f"{hello}! {text}" if rng.random() < 0.5 else f"{hello}, {text}"
     text = text.replace("\n", " ")
     casual = ctx.voice(line.speaker) != "formal"
-    if text.endswith(".") and not text.endswith("..") and rng.random() < (0.85 if casual else 0.5):
+    if text.endswith(".") and not text.endswith("..") and rng.random() < (0.85 if casual else 0.7):
         text = text[:-1]  # a chat message rarely ends with a full stop, even a polite one
     if casual and text.endswith("!") and not text.endswith("!!") and rng.random() < 0.3:
         text += "!"  # "yes!!"
