@@ -174,6 +174,16 @@ def test_a_part_of_the_day_picks_the_event_and_a_bare_small_hour_is_the_afternoo
                 ("09:05", USER, "sure")], timetable=(brunch, tea))
     assert ops == [{"op": "update", "id": "e4", "attribute": "start", "value": "2026-03-14T16:00"}]
 
+
+def test_out_for_the_day_in_a_group_is_a_drop_out_and_a_consolation_is_nothing():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("09:00", "Cy Hunt", "back's playing up, out for saturday"), ("09:05", "Bob Ray", "noo, next time")],
+               members=members, kind="group", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+    ops = _act([("09:00", "Bob Ray", "padella sat still good?"), ("09:05", "Cy Hunt", "can't, next time!")],
+               members=members, kind="group", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+
 # -- cancellations --------------------------------------------------------------------------------
 def test_the_user_dropping_out_deletes():
     assert _act([("09:00", USER, "sorry, can't make it thursday after all")]) == [{"op": "delete", "id": "e1"}]

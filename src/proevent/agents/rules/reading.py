@@ -61,6 +61,10 @@ _RE_PLACE_MARK = re.compile(r"(?<![\w'])(?:instead|it is|how about|what about|or
 _RE_MISS = re.compile(r"(?<![\w'])(?:give|giving)\s+(?:\w+\s+){0,2}a\s+miss(?![\w'])")
 _RE_DIGIT = re.compile(r"\d")
 _RE_TOKEN = re.compile(r"[\w']+")
+_RE_CANT = re.compile(r"(?<![\w'])(?:can't|cant|cannot|can not)(?![\w'])")
+_RE_OUT_FOR = re.compile(r"(?:^|[,.;!?]\s*|(?<![\w'])(?:i'm|im|i am)\s+)out\s+(?:for|this|on|tonight|tomorrow|tmrw)"
+                         r"(?![\w'])")
+"""A clause that opens with "out for sat" / "out for a few weeks", or "I'm out this week": a drop-out."""
 _RE_AFTER_MY = re.compile(r"(?<![\w'])after\s+my(?![\w'])")
 """'right after my dentist': the 'my' names the event the plan follows, not a reason."""
 _RE_USUAL = re.compile(r"(?<![\w'])(?:the\s+|our\s+)?usual\s+(?:spot|place|room|venue|table|court|pitch|cafe|café|"
@@ -342,7 +346,10 @@ def _cancellation(f: Features, ctx: Context, cues: Cues) -> Move | None:
     explicit = [m for m in explicit if not in_reason(f, m.start()) or m.group(0) != "off"]
     if not explicit:
         if "decline" in f.hits and ctx.discussing and not values_of(f, ctx, cues).any():
-            return Cancellation(ctx.sender)  # "can't this time, another time?"
+            if len(ctx.members) <= 2:
+                return Cancellation(ctx.sender)  # "can't this time, another time?"
+            # in a group it is the sender's own no ("can't, next time!"), or a consolation ("nooo. next time")
+            return Dropout(ctx.sender, person=ctx.sender) if _RE_CANT.search(f.folded) else Nothing(ctx.sender)
         return None
     if re.search(r"(?<![\w'])my\s+\w+(?:\s+\w+)?\s+(?:got|was|is)\s+(?:cancel|called off)", f.folded):
         return None  # "my meeting got cancelled": a reason, not the event
@@ -362,7 +369,8 @@ def _cancellation(f: Features, ctx: Context, cues: Cues) -> Move | None:
 def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not ctx.discussing:
         return None
-    said = "dropout" in f.hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded)
+    said = "dropout" in f.hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded) or (
+        _RE_OUT_FOR.search(f.folded))
     if not said or "hedge" in f.hits and "dropout" not in f.hits:
         return None
     if "remind" in f.hits and _first(f, cues, "remind") < _first(f, cues, "dropout"):
