@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 
 from proevent.generate.config import StyleConfig
@@ -45,6 +45,9 @@ class ChatContext:
     """The hours the chat's activity happens at (a bare "8" is read from them)."""
     used: set[str] = field(default_factory=set)
     """Surface phenomena the realiser wrote into this chat (``bare_hour``, ``burst``...)."""
+    named_days: frozenset[str] = frozenset()
+    """Days (ISO) the chat's lines and references name: an off-topic line never names one of them
+    (it would fake evidence of an event's day)."""
     direct: bool = False
     """Render every implicit reference with its explicit value (the ``direct`` paired variant:
     :func:`explicit_line`)."""
@@ -284,6 +287,8 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             pool = noise_content().interjections["formal" if formal else "casual"]
             src = pool[int(float(line.slots["pick"]) * len(pool))]  # type: ignore[arg-type]
         text = expand(src, tables, rng).replace("{name}", address(line.addressee, ctx, voice, rng))
+        if "{nday}" in text:
+            text = text.replace("{nday}", _other_day(at, ctx, rng))
         text = _stylise(text.replace("{", "(").replace("}", ")"), voice, ctx.style, rng)
         return tidy(text[0].upper() + text[1:] if formal else text)
     table = templates().formal if formal else templates().casual
@@ -414,6 +419,23 @@ def _with_echo(text: str, line: Line, at: datetime, formal: bool, table: dict[st
     return f"{text}{sep}{echo}"
 
 
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _named_days(lines: list[Line], ctx: ChatContext) -> frozenset[str]:
+    said = [repr(line.slots) + repr(line.state) for line in lines] + [repr(r.state) for r in ctx.refs]
+    return frozenset(d for text in said for d in _ISO_DAY.findall(text))
+
+
+def _other_day(at: datetime, ctx: ChatContext, rng: random.Random) -> str:
+    """A day of the coming week that no event of the chat is on, as said in a chat ("sat", "tmrw"):
+    small talk about someone's week ("my sister's coming sat")."""
+    days = [(at + timedelta(days=k)).date().isoformat() for k in range(1, 7)]
+    free = [d for d in days if d not in ctx.named_days] or ["later"]
+    day = rng.choice(free)
+    return "later" if day == "later" else day_words(day, at, False, rng)
+
+
 def greeting(addressee: str | None, at: datetime, ctx: ChatContext, speaker: str, rng: random.Random) -> str:
     """An opening line for a session: the addressee's nickname in a direct chat, "hi all" in a group."""
     voice = ctx.voice(speaker)
@@ -453,6 +475,7 @@ def realize_chat_template(lines: list[Line], times: list[datetime], ctx: ChatCon
 
     A text holding several messages (a burst) joins them with a newline; assembly splits them.
     """
+    ctx.named_days = _named_days(lines, ctx)
     return [realize_line(line, at, ctx, rng, opening=i == 0 or line.new_session)
             for i, (line, at) in enumerate(zip(lines, times))]
 
