@@ -137,11 +137,10 @@ def weight_blocks(n_cases: int, n_boot: int, seed: int, block: int = BLOCK) -> I
     drawing the resamples a block at a time from the one generator gives the same draws."""
     rng = np.random.default_rng(seed)
     for start in range(0, n_boot, block):
-        draws = rng.integers(0, n_cases, size=(min(block, n_boot - start), n_cases))
-        out = np.empty(draws.shape, dtype=np.float64)
-        for i, row in enumerate(draws):
-            out[i] = np.bincount(row, minlength=n_cases)
-        yield out
+        rows = min(block, n_boot - start)
+        draws = rng.integers(0, n_cases, size=(rows, n_cases))
+        draws += np.arange(rows)[:, None] * n_cases  # one bincount for the block: row r counts in r*n ...
+        yield np.bincount(draws.ravel(), minlength=rows * n_cases).reshape(rows, n_cases).astype(np.float64)
 
 
 def resample_weights(n_cases: int, n_boot: int, seed: int) -> np.ndarray:
@@ -152,14 +151,19 @@ def resample_weights(n_cases: int, n_boot: int, seed: int) -> np.ndarray:
     return np.vstack(list(weight_blocks(n_cases, n_boot, seed))).astype(np.int64)
 
 
-def _sums(counts: np.ndarray, weights: np.ndarray | Iterable[np.ndarray]) -> np.ndarray:
-    """Per resample, the weighted sum of the case rows. The product runs in float64 (BLAS) and is
-    exact: every term and partial sum is an integer far below 2**53."""
-    matrix = counts.astype(np.float64)
+def _sums(counts: list[np.ndarray], weights: np.ndarray | Iterable[np.ndarray]) -> list[np.ndarray]:
+    """Per resample, the weighted sum of the case rows of each matrix of ``counts`` (the blocks
+    of weights are read once for all). The product runs in float64 (BLAS) and is exact: every term
+    and partial sum is an integer far below 2**53."""
+    matrices = [c.astype(np.float64) for c in counts]
     if isinstance(weights, np.ndarray):
-        return weights.astype(np.float64) @ matrix
-    parts = [block @ matrix for block in weights]
-    return np.vstack(parts) if parts else np.zeros((0, counts.shape[1]))
+        w = weights.astype(np.float64)
+        return [w @ m for m in matrices]
+    parts: list[list[np.ndarray]] = [[] for _ in matrices]
+    for block in weights:
+        for part, m in zip(parts, matrices):
+            part.append(block @ m)
+    return [np.vstack(p) if p else np.zeros((0, m.shape[1])) for p, m in zip(parts, matrices)]
 
 
 def _sum_ratios(prefix: str, sums: np.ndarray, ratios: dict[str, tuple[str, str]], index: dict[str, int]
@@ -175,16 +179,17 @@ def _sum_ratios(prefix: str, sums: np.ndarray, ratios: dict[str, tuple[str, str]
 def resampled_ratios(rows: CaseRows, weights: np.ndarray | Callable[[], Iterable[np.ndarray]]
                      ) -> dict[str, np.ndarray]:
     """Per metric, its value in each resample (``nan`` where undefined). ``weights``: the matrix of
-    :func:`resample_weights`, or a function giving its blocks (each mode reads them once)."""
-    out: dict[str, np.ndarray] = {}
-    for prefix, counts, ratios, index in (
+    :func:`resample_weights`, or a function giving its blocks (:func:`weight_blocks`)."""
+    modes = [(prefix, counts, ratios, index) for prefix, counts, ratios, index in (
         ("single", rows.single, SINGLE_RATIOS, _S),
         ("multi", rows.multi, MULTI_RATIOS, _M),
-    ):
-        if counts is None:
-            continue
-        sums = _sums(counts, weights if isinstance(weights, np.ndarray) else weights())
-        out.update(_sum_ratios(prefix, sums, ratios, index))
+    ) if counts is not None]
+    if not modes:
+        return {}
+    sums = _sums([m[1] for m in modes], weights if isinstance(weights, np.ndarray) else weights())
+    out: dict[str, np.ndarray] = {}
+    for (prefix, _, ratios, index), mode_sums in zip(modes, sums):
+        out.update(_sum_ratios(prefix, mode_sums, ratios, index))
     return out
 
 

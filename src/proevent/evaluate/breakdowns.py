@@ -66,17 +66,29 @@ def group_values(
 ) -> list[GroupValue]:
     """``metric`` and its case-level bootstrap 95% interval (``seed`` in every group; none when
     ``n_boot`` is 0) within each group of cases."""
-    out = []
+    return group_values_of(rows, groups, [metric], n_boot=n_boot, seed=seed)[metric]
+
+
+def group_values_of(
+    rows: CaseRows, groups: dict[str, list[int]], metrics: list[str], *, n_boot: int = 1000, seed: int = 0
+) -> dict[str, list[GroupValue]]:
+    """:func:`group_values` of several metrics, each group's resamples drawn once for all of them."""
+    out: dict[str, list[GroupValue]] = {m: [] for m in metrics}
     for label, idx in groups.items():
         sub = subset_rows(rows, idx)
-        value = sub.ratios().get(metric)
-        ci = None
-        if value is not None and n_boot > 0:
-            vals = resampled_ratios(sub, lambda n=len(idx): weight_blocks(n, n_boot, seed)).get(metric)
-            ci = percentile_interval(vals if vals is not None else np.array([]))
-        out.append(GroupValue(group=label, cases=len(idx), value=value, ci=ci))
+        values = sub.ratios()
+        boot: dict[str, np.ndarray] | None = None
+        for metric in metrics:
+            value = values.get(metric)
+            ci = None
+            if value is not None and n_boot > 0:
+                if boot is None:
+                    boot = resampled_ratios(sub, lambda n=len(idx): weight_blocks(n, n_boot, seed))
+                vals = boot.get(metric)
+                ci = percentile_interval(vals if vals is not None else np.array([]))
+            out[metric].append(GroupValue(group=label, cases=len(idx), value=value, ci=ci))
     return out
 
 
-__all__ = ["BREAKDOWN_KEYS", "GroupValue", "breakdown_labels", "group_cases", "group_values", "label_order",
-           "subset_rows"]
+__all__ = ["BREAKDOWN_KEYS", "GroupValue", "breakdown_labels", "group_cases", "group_values", "group_values_of",
+           "label_order", "subset_rows"]

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from proevent.evaluate import CaseRows, categories, group_cases, group_values, label_order
+from proevent.evaluate import CaseRows, categories, group_cases, label_order
+from proevent.evaluate.breakdowns import group_values_of
 from proevent.report.collect import ScoredRun
 from proevent.report.error_summary import ErrorSummary
 
@@ -26,6 +27,7 @@ COLORS = ("#1b1b1b", "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e6
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2)))
 HATCHES = ("", "///", "...", "xxx", "\\\\\\", "---", "+++", "ooo")
+DPI = 150
 
 
 def plotting_available() -> bool:
@@ -36,11 +38,21 @@ def plotting_available() -> bool:
     return True
 
 def _save(fig, out_base: Path) -> list[Path]:
+    """Write ``.png`` and ``.svg``: the layout is solved and the tight box measured in one draw,
+    then frozen, so that each file costs one more draw (``bbox_inches="tight"`` per file drew the
+    figure twice per format and ran the constrained layout every time)."""
     out_base.parent.mkdir(parents=True, exist_ok=True)
+    fig.set_dpi(DPI)
+    fig.canvas.draw()
+    bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)  # savefig's pad_inches
+    from matplotlib import rc_context
+
+    with rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+        fig.set_layout_engine(None)  # no engine at all: savefig would draw once more for one
     paths = []
     for ext, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
         path = out_base.with_suffix(f".{ext}")
-        fig.savefig(path, format=ext, dpi=150, metadata=meta, bbox_inches="tight")
+        fig.savefig(path, format=ext, dpi=DPI, metadata=meta, bbox_inches=bbox)
         paths.append(path)
     return paths
 
@@ -69,6 +81,9 @@ def robustness_plot(
         per_run = [group_cases(sr.dataset.cases, dim) for sr in runs]
         labels = sorted({g for groups in per_run for g in groups}, key=label_order)
         x_of = {g: i for i, g in enumerate(labels)}
+        metric_keys = [m for m, _ in METRICS]
+        values = [group_values_of(cr, groups, metric_keys, n_boot=n_boot, seed=seed)
+                  for cr, groups in zip(rows, per_run)]
         for row_i, (metric, metric_label) in enumerate(METRICS):
             ax = axes[row_i][col]
             if not [g for g in labels if g != "unknown"]:
@@ -82,8 +97,8 @@ def robustness_plot(
                     fontsize=9,
                     color="#555555",
                 )
-            for k, (sr, cr, groups) in enumerate(zip(runs, rows, per_run)):
-                pts = group_values(cr, groups, metric, n_boot=n_boot, seed=seed)
+            for k, (sr, run_values) in enumerate(zip(runs, values)):
+                pts = run_values[metric]
                 offset = (k - (n - 1) / 2) * min(0.08, 0.5 / max(n, 1))
                 xs = np.array([x_of[p.group] for p in pts], dtype=float) + offset
                 ys = np.array([np.nan if p.value is None else 100 * p.value for p in pts])
