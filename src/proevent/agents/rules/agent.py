@@ -194,6 +194,14 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w[:5] for w in _RE_WORD.findall(fold(text)) if w not in _GENERIC)
 
 
+@lru_cache(maxsize=16384)
+def _slot_reading(start: str | None, description: str, location: str | None) -> tuple[
+        date | None, tuple[int, int] | None, frozenset[str]]:
+    """An event's day, clock time and the content words of its description and place (``_link``
+    asks them of every coming event at every message)."""
+    return _day(start), _clock(start), _words(description) | _words(location or "")
+
+
 _usual = lru_cache(maxsize=65536)(usual_hours)
 """``usual_hours`` of a message or a description, cached (both modes read every message)."""
 
@@ -565,16 +573,18 @@ class RulesAgent:
         today = f.reading.ref.date()
         best: tuple[float, str, bool] | None = None
         for s in work.live():
-            d = _day(s.start)
+            d, clock, slot_words = _slot_reading(s.start, s.description, s.location)
             if d is not None and d < today:
                 continue
-            overlap = bool(others & set(s.participants))
-            hit = 3 * min(2, len(words & (_words(s.description) | _words(s.location or ""))))
-            clock = _clock(s.start)
-            when = 2 * (d in days) + (clock in times) + any(a <= clock[0] < b for a, b in parts if clock)
-            score = hit + when + overlap + (s.id == state.focus)
-            if not (hit or (overlap and when)):
+            hit = 3 * min(2, len(words & slot_words)) if words else 0
+            when = 2 * (d in days) + (clock in times) + any(a <= clock[0] < b for a, b in parts if clock) if (
+                days or times or parts) else 0
+            if not hit and not when:
                 continue
+            overlap = not others.isdisjoint(s.participants)
+            if not (hit or overlap):
+                continue
+            score = hit + when + overlap + (s.id == state.focus)
             if best is None or score > best[0]:
                 best = (score, s.id, bool(hit))
         if best is not None:

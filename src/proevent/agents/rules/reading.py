@@ -15,6 +15,7 @@ hours of its activity.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -88,7 +89,7 @@ class Features:
     """(start, end, is_reason): a clause that gives a reason or a decline holds other times."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Context:
     user: str
     sender: str
@@ -251,22 +252,32 @@ def _activity_patterns(cues: Cues) -> tuple[tuple[str, str | None, re.Pattern[st
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _first_names(members: tuple[str, ...]) -> tuple[tuple[str, str, re.Pattern[str], re.Pattern[str]], ...]:
+    """Per member: (member, folded first name, its pattern, the pattern of the member's home "at jo's")."""
+    out = []
+    for person in members:
+        first = fold(person.split()[0])
+        name = re.escape(first)
+        out.append((person, first, re.compile(rf"(?<![\w']){name}(?![\w'])"),
+                    re.compile(rf"(?<![\w'])(?:by|at|to|round|from|over at)\s+({name}'s)(?![\w'])")))
+    return tuple(out)
+
+
 def _named_person(f: Features, ctx: Context) -> str | None:
     """A chat member named in the message (by first name), not the sender."""
-    for person in ctx.members:
-        if person == ctx.sender:
-            continue
-        first = fold(person.split()[0])
-        if re.search(rf"(?<![\w']){re.escape(first)}(?![\w'])", f.folded):
+    for person, first, pattern, _ in _first_names(ctx.members):
+        if person != ctx.sender and first in f.folded and pattern.search(f.folded):
             return person
     return None
 
 
 def _home_of_member(f: Features, ctx: Context) -> str | None:
     """ "swing by jo's", "at kofi's": a chat member's home, as written."""
-    for person in ctx.members:
-        first = re.escape(fold(person.split()[0]))
-        m = re.search(rf"(?<![\w'])(?:by|at|to|round|from|over at)\s+({first}'s)(?![\w'])", f.folded)
+    if "'s" not in f.folded:
+        return None
+    for _, first, _, home in _first_names(ctx.members):
+        m = home.search(f.folded) if first + "'s" in f.folded else None
         if m is not None:
             return m.group(1)
     return None
@@ -500,7 +511,19 @@ def read_message(text: str, ref: datetime, ctx: Context, cues: Cues) -> tuple[st
 
 
 def read_features(f: Features, ctx: Context, cues: Cues) -> tuple[str, Move]:
-    """:func:`read_message` on a message already read into :class:`Features`."""
+    """:func:`read_message` on a message already read into :class:`Features`: a fresh move (the
+    agent changes it), read once per message and context (both modes of a run mostly read a
+    message in the same context)."""
+    name, move = _read_cached(f, ctx, cues)
+    move = copy.copy(move)
+    values = getattr(move, "values", None)
+    if isinstance(values, Values):
+        move.values = values.copy()  # type: ignore[attr-defined]
+    return name, move
+
+
+@lru_cache(maxsize=65536)
+def _read_cached(f: Features, ctx: Context, cues: Cues) -> tuple[str, Move]:
     for name, rule in RULES:
         move = rule(f, ctx, cues)
         if move is not None:
