@@ -207,6 +207,8 @@ def line_usage(line: dict[str, Any] | PredictionLine) -> dict[str, Any]:
     A line answered wholly from the response cache cost nothing; its tokens still count (they are
     what the answer took). A line that mixes cache hits and requests is charged in full.
     """
+    if isinstance(line, PredictionLine) and line.usage is None and not line.__pydantic_extra__:
+        return empty_usage()  # an offline agent's line: no request, no token, no cost
     if isinstance(line, PredictionLine):  # read as its JSON would be, without dumping the operations
         usage_model = line.usage.model_dump(mode="json") if line.usage is not None else None
         d: dict[str, Any] = {**(line.__pydantic_extra__ or {}), "usage": usage_model}

@@ -29,7 +29,7 @@ class Lean(BaseModel):
     field is set (and no extra one): read-only for them, copied on the first assignment."""
 
     def model_post_init(self, context: Any, /) -> None:
-        full = _full(type(self))
+        full = _FULL.get(type(self)) or _full(type(self))
         if self.__pydantic_fields_set__ == full:
             object.__setattr__(self, "__pydantic_fields_set__", full)
 
