@@ -157,6 +157,11 @@ def _validate_line(raw: bytes, model: type[M], decoder: _Decoder, where: str) ->
             return model.model_validate_json(raw), []
         except (ValidationError, RecursionError):
             pass  # reported below, with the same words as ever
+    return _careful_line(raw, model, decoder, where)
+
+
+def _careful_line(raw: bytes, model: type[M], decoder: _Decoder, where: str) -> tuple[M | None, list[str]]:
+    """The long way: the decoder with its hooks, the strict checks, then ``model_validate``."""
     data, bad = _decode_line(raw, decoder, where)
     if bad:
         return None, bad
