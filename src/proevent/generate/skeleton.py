@@ -94,6 +94,14 @@ def _shift(current: EventState | None, turn: Turn) -> int | None:
     return minutes if minutes in _SHIFTS else None
 
 
+def _same_time(current: EventState | None, turn: Turn) -> bool:
+    """A move to another day at the clock time the event already has (its start is known to the reader)."""
+    new = turn.values.get("start")
+    old = current.start if current is not None else None
+    return isinstance(new, str) and len(new) == 16 and old is not None and len(old) == 16 and (
+        new[:10] != old[:10] and new[11:] == old[11:])
+
+
 def _about(traj: Trajectory, state: EventState | None, rng: random.Random) -> dict[str, object]:
     """Which event a message is about, for events already in the timetable ("dinner fri: ...")."""
     if state is None or state.start is None:
@@ -323,6 +331,8 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
             shift = _shift(current, turn)
             if shift is not None and rng.random() < config.scenario.shift:
                 intent, slots = "shift_time", {**slots, "shift": shift}  # "can we do it an hour later?"
+            elif intent == "counter_time" and _same_time(current, turn):
+                slots["same_time"] = True  # the realiser may say the day alone: "thu instead? same time"
             chat.add(who, intent, slots, new_session=first)
             chat.answers(turn, who, {k: v for k, v in slots.items() if k in ("when", "place", "time")},
                          plan_exists=current is not None, current=current)

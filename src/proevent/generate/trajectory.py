@@ -171,6 +171,9 @@ def _minutes(start: str, end: str) -> int:
                 ).total_seconds() // 60)
 
 
+_SAME_TIME = 0.45
+"""How often a move to another day keeps the clock time (people move the day, not the hour)."""
+
 _MULTI_DAY = ("travel/weekend", "travel/camping", "travel/roadtrip")
 """Profiles whose events may span days: a date range ("fri to sun") instead of clock times."""
 
@@ -322,6 +325,8 @@ class _Builder:
             old_day = date.fromisoformat(s.start[:10]) if s.start else None
             day = old_day if (old_day and rng.random() < 0.4) else self.new_day(old_day)
             hm = _clock(rng, p)
+            if exact and day != old_day and rng.random() < _SAME_TIME:
+                hm = (int(s.start[11:13]), int(s.start[14:16]))  # another day, same time ("thu instead, same time?")
             start = _at(day, hm)
             if start == s.start:
                 start = _plus(start, 60)

@@ -218,6 +218,10 @@ _DAY_FORMS = {"react": 0.5, "decline": 0.4, "reject": 0.4}
 "sat works", "see you sat", "cant do thu" as often as "👍" or "cant, got work"."""
 
 
+_SAME_TIME_FORM = 0.75
+"""How often a move to another day at the same clock time says only the day and "same time"."""
+
+
 def _intent_key(line: Line, table: dict[str, list[str]]) -> str:
     if line.intent == "ack":
         key = _ACK_AFTER.get(str(line.slots.get("after", "")))
@@ -296,6 +300,8 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
     key = _intent_key(line, table)
     if "day" in s and f"{key}_day" in table and rng.random() < _DAY_FORMS.get(key, 0.0):
         key = f"{key}_day"  # "see you sat", "cant do thu, got work"
+    elif s.get("same_time") and f"{key}_same" in table and rng.random() < _SAME_TIME_FORM:
+        key = f"{key}_same"  # a move of the day alone: "thu instead? same time" (the start is known)
     for _ in range(32):  # an optional part may name a value this line does not have ("[ {day}|]")
         tpl = expand(rng.choice(table[key]), tables, rng)
         if all(slot in s or slot not in _DATA_SLOTS for slot in _SLOT.findall(tpl)) and (
