@@ -38,23 +38,20 @@ def plotting_available() -> bool:
     return True
 
 def _save(fig, out_base: Path) -> list[Path]:
-    """Write ``.png`` and ``.svg``: the layout is solved and the tight box measured in one draw,
-    then frozen, so that each file costs one more draw (``bbox_inches="tight"`` per file drew the
-    figure twice per format and ran the constrained layout every time)."""
-    out_base.parent.mkdir(parents=True, exist_ok=True)
-    fig.set_dpi(DPI)
-    fig.canvas.draw()
-    bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)  # savefig's pad_inches
+    """Write ``.png`` and ``.svg``. The png as ever (its layout pass solves the constrained layout
+    without rasterising); the layout is then frozen and the svg reuses the png's tight box, so it
+    costs one draw (``bbox_inches="tight"`` drew the figure twice per format and ran the
+    constrained layout every time)."""
     from matplotlib import rc_context
 
+    out_base.parent.mkdir(parents=True, exist_ok=True)
+    png, svg = out_base.with_suffix(".png"), out_base.with_suffix(".svg")
+    fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None}, bbox_inches="tight")
+    bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)  # savefig's pad_inches
     with rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
         fig.set_layout_engine(None)  # no engine at all: savefig would draw once more for one
-    paths = []
-    for ext, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
-        path = out_base.with_suffix(f".{ext}")
-        fig.savefig(path, format=ext, dpi=DPI, metadata=meta, bbox_inches=bbox)
-        paths.append(path)
-    return paths
+    fig.savefig(svg, format="svg", dpi=DPI, metadata={"Date": None}, bbox_inches=bbox)
+    return [png, svg]
 
 
 def _figure(width: float, height: float):
