@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from proevent.generate.trajectory import EventState
 from proevent.timeexpr import MONTHS, date_phrases, range_phrases, time_phrases, vocabulary
@@ -29,6 +29,10 @@ _WEEKDAY_FIRST = re.compile(r"^(?:mon|tue|wed|thu|fri|sat|sun)\w* (?:the )?\d", 
 _MONTH_FORM = re.compile(r"^(?:\d+(?:st|nd|rd|th)? [a-z]+|(?!the )[a-z]+ \d+(?:st|nd|rd|th)?)$", re.IGNORECASE)
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:
     forms = [f for f in date_phrases(date.fromisoformat(day[:10]), at, formal) if not f.startswith("on ")]
     if formal:
@@ -47,9 +51,15 @@ def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:
                 return rng.choice(abbr[1:])
             return pick
     # a day further off: mostly its weekday with the date ("sat 14th") or a day and a month
-    # ("14 march"), in lower case; "the 14th" alone less often
+    # ("14 march"), in lower case; "the 14th" alone less often. The weekday is typed short and
+    # without "the" ("sat 14th", not "saturday the 14th"): the weekday tells which 14th it is
     roll = rng.random()
-    pool = ([f for f in forms if _WEEKDAY_FIRST.match(f)] if roll < 0.45 else
+    d = date.fromisoformat(day[:10])
+    twin = d - timedelta(days=28)  # after a February, "sun 15th" is also the coming Sunday the 15th
+    if roll < 0.4 and (d - at.date()).days <= 60 and not (twin.day == d.day and twin >= at.date()):
+        abbr = _ABBR[vocabulary().weekdays[d.weekday()]]
+        return f"{abbr[0] if rng.random() < 0.75 else rng.choice(abbr)} {_ordinal(d.day)}"
+    pool = ([f for f in forms if _WEEKDAY_FIRST.match(f)] if roll < 0.5 else
             [f for f in forms if _MONTH_FORM.match(f)] if roll < 0.75 else
             [f for f in forms if not _MONTH_WORD.search(f)])
     text = rng.choice(pool or forms)
