@@ -53,6 +53,14 @@ def _voice(rng: random.Random) -> str:
     return rng.choice(("casual", "casual", "emoji", "terse"))
 
 
+def _with_hours(lines: list[Line], profile: Profile) -> list[Line]:
+    """The activity's hours on each line (slot ``hours``): the realiser writes a bare "8" where they
+    leave one reading, as in the chat of the case's own event."""
+    for line in lines:
+        line.slots["hours"] = tuple(profile.hours)
+    return lines
+
+
 def noise_chat(kind: str, rng: random.Random, config: GeneratorConfig, user: str, day0: date, horizon: int,
                used_profiles: set[str], taken: set[str]) -> NoiseChat:
     """One whole chat of noise content: ``off_topic``, ``unrelated_event`` or ``failed_planning``."""
@@ -62,7 +70,7 @@ def noise_chat(kind: str, rng: random.Random, config: GeneratorConfig, user: str
         used_profiles.add(p.id)
         taken.add(p.name)
         traj = build_trajectory(rng, config, p, user, day0, ending="fail", taken=taken, horizon=horizon)
-        lines = chat_skeleton(traj, rng, config)
+        lines = _with_hours(chat_skeleton(traj, rng, config), p)
         voices = {p.name: p.voice, **{m: _voice(rng) for m in traj.members[2:]}}
         group = p.group is not None
         return NoiseChat(kind, p.group.name if p.group else p.name, "group" if group else "direct",
@@ -81,10 +89,11 @@ def noise_chat(kind: str, rng: random.Random, config: GeneratorConfig, user: str
         place = rng.choice(q.places)
         if q.group and rng.random() < 0.6:
             members = [user, q.name, third]
-            lines = unrelated_event_skeleton(user, q.name, third, act, (start, end), place, members, rng)
+            lines = _with_hours(
+                unrelated_event_skeleton(user, q.name, third, act, (start, end), place, members, rng), q)
             return NoiseChat(kind, q.group.name, "group", members, lines,
                              {q.name: q.voice, third: _voice(rng)}, [], q.category, (act,))
-        lines = unrelated_event_skeleton(user, q.name, third, act, (start, end), place, None, rng)
+        lines = _with_hours(unrelated_event_skeleton(user, q.name, third, act, (start, end), place, None, rng), q)
         return NoiseChat(kind, q.name, "direct", [user, q.name], lines, {q.name: q.voice}, [], q.category, (act,))
     other = rng.choice([n for n in names().people if n not in taken])
     taken.add(other)

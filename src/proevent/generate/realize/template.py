@@ -277,6 +277,12 @@ def explicit_line(line: Line) -> Line:
     return replace(line, intent=intent, slots=slots)
 
 
+def _hours(line: Line, ctx: ChatContext) -> tuple[int, int] | None:
+    """The hours of the line's activity: the chat's, or those a noise chat's line carries (``hours``)."""
+    own = line.slots.get("hours")
+    return ctx.hours if ctx.hours is not None or not isinstance(own, tuple) else (int(own[0]), int(own[1]))
+
+
 def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> str:
     """The text of one skeleton line sent at ``at``."""
     if ctx.direct and is_implicit(line):
@@ -297,6 +303,7 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         return tidy(text[0].upper() + text[1:] if formal else text)
     table = templates().formal if formal else templates().casual
     s = line.slots
+    hours = _hours(line, ctx)
     key = _intent_key(line, table)
     if "day" in s and f"{key}_day" in table and rng.random() < _DAY_FORMS.get(key, 0.0):
         key = f"{key}_day"  # "see you sat", "cant do thu, got work"
@@ -322,19 +329,19 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             values[slot] = act.replace("your ", own) if line.speaker == ctx.user or own == "a " else act
         elif slot == "when":
             start, end = s["when"]  # type: ignore[misc]
-            values[slot] = when_words(start, end, at, formal, rng, ctx.hours, ctx.used)
+            values[slot] = when_words(start, end, at, formal, rng, hours, ctx.used)
         elif slot == "day":
             values[slot] = day_words(str(s["day"]), at, formal, rng)
-            part = part_of_day(ctx.hours, rng) if "when" not in s and not formal else None
+            part = part_of_day(hours, rng) if "when" not in s and not formal else None
             if part and rng.random() < 0.45:
                 values[slot] = f"{values[slot]} {part}"
                 ctx.used.add("part_of_day")
         elif slot == "time":
             start, end = s["time"]  # type: ignore[misc]
-            values[slot] = time_words(start, end, formal, rng, ctx.hours, ctx.used)
+            values[slot] = time_words(start, end, formal, rng, hours, ctx.used)
         elif slot in ("choice", "other"):
             start = str(s[slot][0] if isinstance(s[slot], tuple) else s[slot])  # type: ignore[index]
-            values[slot] = time_words(start, None, formal, rng, ctx.hours, ctx.used) if len(start) == 16 else (
+            values[slot] = time_words(start, None, formal, rng, hours, ctx.used) if len(start) == 16 else (
                 day_words(start, at, formal, rng))
         elif slot == "shift":
             values[slot] = shift_words(int(s["shift"]), formal, rng)  # type: ignore[call-overload]
@@ -342,8 +349,8 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
         elif slot == "options":
             a, b = s["options"]  # type: ignore[misc]
             day = day_words(str(a[0]), at, formal, rng)
-            ta = time_words(str(a[0]), None, formal, rng, ctx.hours, ctx.used)
-            tb = time_words(str(b[0]), None, formal, rng, ctx.hours, ctx.used)
+            ta = time_words(str(a[0]), None, formal, rng, hours, ctx.used)
+            tb = time_words(str(b[0]), None, formal, rng, hours, ctx.used)
             values[slot] = f"{day} {ta} or {tb}" if rng.random() < 0.6 else f"{ta} or {tb} {day}"
         elif slot == "place":
             place = str(s["place"])
@@ -417,8 +424,9 @@ def _with_echo(text: str, line: Line, at: datetime, formal: bool, table: dict[st
         if key == "when" and not formal and rng.random() < 0.4:
             value = day_words(start, at, formal, rng)  # the day alone: "sat it is"
         else:
-            value = when_words(start, end, at, formal, rng, ctx.hours, ctx.used) if key == "when" else time_words(
-                start, end, formal, rng, ctx.hours, ctx.used)
+            hours = _hours(line, ctx)
+            value = when_words(start, end, at, formal, rng, hours, ctx.used) if key == "when" else time_words(
+                start, end, formal, rng, hours, ctx.used)
     echo = expand(rng.choice(table[f"echo_{key}"]), tables, rng, clean=False)
     echo = echo.replace(f"{{{key}_cap}}", value[0].upper() + value[1:]).replace(f"{{{key}}}", value)
     sep = " " if text[-1] in ".!?" else ", "
