@@ -14,6 +14,7 @@ The category names, labels and descriptions live in ``data/categories.json``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -270,7 +271,18 @@ def _show(value: Any) -> str:
     return repr(value) if isinstance(value, str) and not _looks_like_time(value) else str(value)
 
 
+_ISO_FORM = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2})?\Z")
+
+
 def _looks_like_time(value: str) -> bool:
+    if _ISO_FORM.match(value):  # the usual case: fromisoformat reads these forms as strptime does, 20x faster
+        try:
+            datetime.fromisoformat(value)
+            return True
+        except ValueError:
+            return False
+    if not value[:1].isdigit():
+        return False  # both formats start with the year (places and titles end here)
     for fmt in ("%Y-%m-%dT%H:%M", "%Y-%m-%d"):
         try:
             datetime.strptime(value, fmt)
