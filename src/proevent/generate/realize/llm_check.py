@@ -174,6 +174,7 @@ _HEDGE = re.compile(
     r"|🤔|🤷",
     re.I,
 )
+_SAME_TIME = re.compile(r"\bsame (?:time|hour|time as before)\b", re.I)
 _CANCEL_WORD = re.compile(
     r"\bcancel\w*|\bcall(?:ing|ed|s)?\s+(?:it\s+|this\s+|that\s+|the\s+\w+\s+|things\s+)?off\b", re.I
 )
@@ -407,6 +408,9 @@ def check_line(line: Line, text: str, at: datetime, ctx: LineContext) -> Problem
     said_times = r.times()
     said_minutes = {d.minutes for d in r.durations}
     need = ctx.required
+    if line.slots.get("same_time") and _SAME_TIME.search(text):
+        # a move of the day alone ("thu instead? same time"): the clock time and the end are the old ones
+        need = replace(need, start=None, also=(), end=None)
     if need.day and need.day not in said_days:
         return Problem("missing_day", f"the day {need.day.isoformat()} ({need.day.strftime('%A')}) is not expressed")
     for hm in (need.start, *need.also):
