@@ -45,7 +45,7 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.reading import Context, Features, activity_of, features, in_reason, read_features
+from proevent.agents.rules.reading import MEMO, Context, Features, activity_of, features, in_reason, read_features
 from proevent.model import Chat, Event, Message, parse_time
 from proevent.timeexpr import usual_hours, vocabulary
 
@@ -68,6 +68,8 @@ _RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im)
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
 _RE_WORD = re.compile(r"[a-z][a-z']{3,}")
+_RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")
+_RE_W = re.compile(r"\w+")
 _GENERIC = {"with", "the", "and", "for", "at", "our", "my", "night", "day", "time", "team", "group"}
 
 
@@ -188,7 +190,7 @@ def _plus(start: str, minutes: int) -> str:
     return (parse_time(start) + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=MEMO)
 def _words(text: str) -> frozenset[str]:
     """The content words of a text, cut to five letters (so "dinner" meets "dinners")."""
     return frozenset(w[:5] for w in _RE_WORD.findall(fold(text)) if w not in _GENERIC)
@@ -279,7 +281,7 @@ class RulesAgent:
             name = fold(" ".join([chat.name, *[m for m in chat.members if m != user]]))
             state.service = chat.type == "direct" and self.cues.has("service_names", name)
         if not state.service and chat.type == "direct" and sender != user and "confirmed" in f.hits and (
-                re.search(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)", f.folded)):
+                _RE_YOUR_BOOKING.search(f.folded)):
             state.service = True
         return state.service
 
@@ -566,11 +568,7 @@ class RulesAgent:
         """The event of the working timetable the message names: by the words of its description or
         place, its day, its time; the chat's people and the chat's own focus break ties."""
         others = set(chat.members) - {user}
-        words = _words(f.text)
-        days = {d.best for d in f.reading.days if not in_reason(f, d.start)}
-        times = {t for c in f.reading.clocks if not in_reason(f, c.start) for t in c.times}
-        parts = [p.hours for p in f.reading.parts if not in_reason(f, p.start)] or _part_words(f.folded)
-        today = f.reading.ref.date()
+        words, days, times, parts, today = _link_keys(f)
         best: tuple[float, str, bool] | None = None
         for s in work.live():
             d, clock, slot_words = _slot_reading(s.start, s.description, s.location)
@@ -596,6 +594,18 @@ class RulesAgent:
         if len(shared) == 1:
             state.focus = shared[0].id
         return None, False
+
+
+@lru_cache(maxsize=MEMO)
+def _link_keys(f: Features) -> tuple[frozenset[str], frozenset[date], frozenset[tuple[int, int]],
+                                      tuple[tuple[int, int], ...], date]:
+    """What :meth:`RulesAgent._link` matches events against, read once per message (both modes
+    link every message): its content words, days, clock times and parts of the day outside a
+    reason, and its send day."""
+    days = frozenset(d.best for d in f.reading.days if not in_reason(f, d.start))
+    times = frozenset(t for c in f.reading.clocks if not in_reason(f, c.start) for t in c.times)
+    parts = [p.hours for p in f.reading.parts if not in_reason(f, p.start)] or _part_words(f.folded)
+    return _words(f.text), days, times, tuple(parts), f.reading.ref.date()
 
 
 @lru_cache(maxsize=1)
@@ -706,7 +716,7 @@ def _apply_values(slot: Slot, v: Values) -> None:
 
 def _same_place(said: str, held: str) -> bool:
     """ "einstein" for "Café Einstein": a short mention of the place the event already has."""
-    a, b = set(re.findall(r"\w+", fold(said))) - {"the"}, set(re.findall(r"\w+", fold(held))) - {"the"}
+    a, b = set(_RE_W.findall(fold(said))) - {"the"}, set(_RE_W.findall(fold(held))) - {"the"}
     return bool(a) and (a <= b or b <= a)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import lru_cache
 
 from proevent.agents.rules.cues import Cues
 from proevent.timeexpr import read
@@ -20,6 +21,22 @@ _RE_LEAD = re.compile(r"(?:(?<![\w'])(at|@|in|to|from|outside|near|by)\s+)(?=\S)
 _RE_WORD = re.compile(r"[^\s,.!?;:()\0\"“”]+")
 _RE_CALL = re.compile(r"(?<![\w'])(?:over|on|via|by|a|on a|quick)\s+(zoom|teams|google meet|meet|facetime|skype|webex|"
                       r"whatsapp|discord|hangouts)(?![\w'])", re.I)
+
+
+_RE_INITIAL = re.compile(r"[A-Z][a-z]{0,2}")
+_RE_CLOCKISH = re.compile(r"[\d:.]+(?:am|pm)?")
+_RE_IN_PLACE = re.compile(r"(?:the|room|studio|hall|building|lab)\b", re.I)
+_RE_WHOSE = re.compile(r"\w+'s\b|mine\b|ours\b|the\b")
+_RE_ANSWER_FILLER = re.compile(r"(?i)\b(instead|it is|then|maybe|perhaps|again|please|pls|for a change)\b")
+_RE_ANSWER_LEAD = re.compile(r"(?i)^(?:how about|what about|or|maybe|let's do|lets do|let's go to|try)\s+")
+_RE_ANSWER_END = re.compile(r"[?!.,;\n]|\s-\s")
+_RE_LETTER = re.compile(r"[a-z]")
+
+
+@lru_cache(maxsize=4)
+def _activity_place(cues: Cues) -> re.Pattern[str]:
+    """An activity said where a place would be ("at the match", "to the gym"): compiled once per cue set."""
+    return re.compile(r"(?:the |a |an )?(?:" + "|".join(map(re.escape, cues.activities)) + r")s?")
 
 
 _RE_WEEKDAY_BEFORE = re.compile(r"(?i)\b(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)[a-z]*\.?,?\s+(?=\0)")
@@ -57,7 +74,7 @@ def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str
         if not m:
             break
         word = m.group(0)
-        if re.fullmatch(r"[A-Z][a-z]{0,2}", word) and masked[m.end():m.end() + 2] == ". ":
+        if _RE_INITIAL.fullmatch(word) and masked[m.end():m.end() + 2] == ". ":
             word, m_end = word + ".", m.end() + 1  # St. Mary's, Dr. Patel
         else:
             m_end = m.end()
@@ -68,7 +85,7 @@ def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str
             break
         if not words and (low in cues.place_stops - {"the", "la", "el", "le"} or low.isdigit()):
             return None
-        if re.fullmatch(r"[\d:.]+(?:am|pm)?", low) and not words:
+        if _RE_CLOCKISH.fullmatch(low) and not words:
             return None
         words.append(word)
         pos = m_end
@@ -83,7 +100,7 @@ def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str
     low = place.lower()
     if {low, low.removeprefix("the "), low.removeprefix("my ")} & cues.not_places:
         return None
-    if re.fullmatch(r"(?:the |a |an )?(?:" + "|".join(map(re.escape, cues.activities)) + r")s?", low):
+    if _activity_place(cues).fullmatch(low):
         return None  # "at the match", "to the gym": an event, not where it is
     if low.split()[0] in ("my", "your", "his", "her", "their") and len(low.split()) > 1 and low.split()[1] not in (
             "place", "flat", "house", "office", "desk", "room"):
@@ -99,10 +116,10 @@ def find_place(masked: str, cues: Cues) -> str | None:
     for m in _RE_LEAD.finditer(masked):
         lead = m.group(1).lower()
         nxt = masked[m.end():m.end() + 40]
-        if lead == "in" and not re.match(r"(?:the|room|studio|hall|building|lab)\b", nxt, re.I):
+        if lead == "in" and not _RE_IN_PLACE.match(nxt):
             continue  # "in hamburg", "in a bit": only "in the lobby", "in room 210"
         if lead in ("to", "from", "by", "near", "outside") and not (
-                nxt[:1].isupper() or re.match(r"\w+'s\b|mine\b|ours\b|the\b", nxt)):
+                nxt[:1].isupper() or _RE_WHOSE.match(nxt)):
             continue
         if lead == "from" or lead == "by":
             continue
@@ -117,9 +134,9 @@ def find_place(masked: str, cues: Cues) -> str | None:
 
 def short_answer_place(masked: str, cues: Cues) -> str | None:
     """A message that is only a name, asked or agreed: "june's?", "flat iron instead?", "X it is"."""
-    body = re.sub(r"(?i)\b(instead|it is|then|maybe|perhaps|again|please|pls|for a change)\b", " ", masked)
-    body = re.sub(r"(?i)^(?:how about|what about|or|maybe|let's do|lets do|let's go to|try)\s+", "", body.strip())
-    body = re.split(r"[?!.,;\n]|\s-\s", body.strip())[0].strip()
+    body = _RE_ANSWER_FILLER.sub(" ", masked)
+    body = _RE_ANSWER_LEAD.sub("", body.strip())
+    body = _RE_ANSWER_END.split(body.strip())[0].strip()
     if not body or "\0" in body or len(body.split()) > 3:
         return None
     low = body.lower()
@@ -128,6 +145,6 @@ def short_answer_place(masked: str, cues: Cues) -> str | None:
         return None
     if any(cues.has(k, low) for k in ("agree", "decline", "hedge", "cancel", "late", "remind", "self", "others")):
         return None
-    if not re.search(r"[a-z]", low) or any(ch.isdigit() for ch in low):
+    if not _RE_LETTER.search(low) or any(ch.isdigit() for ch in low):
         return None
     return body
