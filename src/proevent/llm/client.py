@@ -159,15 +159,21 @@ def _encode_body(body: dict[str, Any]) -> bytes:
     except UnicodeEncodeError:
         return _ENCODE(clean_strings(body)).encode("utf-8")
 _CHUNK = 1 << 16
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""A JSON escape of a UTF-16 surrogate (``\\ud800``): bytes decoded as UTF-8 hold no other way to one."""
 
 
-async def _read_limited(resp: aiohttp.ClientResponse, limit: int, url: str) -> bytearray:
-    """The body, read in chunks (never more than ``limit`` bytes held, plus one chunk); more than
-    ``limit`` bytes raise :class:`ResponseTooLarge` and drop the connection."""
+async def _read_limited(resp: aiohttp.ClientResponse, limit: int, url: str) -> bytes | bytearray:
+    """The body: read at once when its uncompressed length is declared and within ``limit``, else in
+    chunks (never more than ``limit`` bytes held, plus one chunk); more than ``limit`` bytes raise
+    :class:`ResponseTooLarge` and drop the connection."""
     mb = f"{limit / 2**20:g} MB"
-    if resp.content_length is not None and resp.content_length > limit:
-        raise ResponseTooLarge(f"response body of {resp.content_length} bytes exceeds the limit of {mb} "
-                               "(max_response_mb)", status=resp.status, url=url)
+    if resp.content_length is not None:
+        if resp.content_length > limit:
+            raise ResponseTooLarge(f"response body of {resp.content_length} bytes exceeds the limit of {mb} "
+                                   "(max_response_mb)", status=resp.status, url=url)
+        if resp.headers.get("Content-Encoding", "identity").lower() == "identity":
+            return await resp.read()  # the parser stops at Content-Length: at most ``limit`` bytes
     buf = bytearray()
     async for chunk in resp.content.iter_chunked(_CHUNK):
         buf += chunk
@@ -511,7 +517,8 @@ class LLMClient:
                 else:
                     problem = shape_problem(data)
                 if problem is None:
-                    data = clean_strings(data)
+                    if _ESCAPED_SURROGATE.search(raw) is not None:  # only an escape can make a lone surrogate
+                        data = clean_strings(data)
                     usage = data.get("usage") or {}
                     self._limiter.settle(estimate, int(usage.get("total_tokens") or estimate))
                     return data
