@@ -17,16 +17,22 @@ messages; the context is replayed only when the kept state does not end where th
 
 from __future__ import annotations
 
-import copy
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from proevent.agents.protocol import Action, ChatUpdate, Observation
 from proevent.agents.rules.cues import Cues, fold, load_cues
+from proevent.agents.rules.links import (
+    after_slot,
+    apply_values,
+    differs,
+    habit_place,
+    link_keys,
+    recent_window,
+    same_kind,
+    start_after,
+)
 from proevent.agents.rules.moves import (
     CLEARED,
     LAST,
@@ -45,16 +51,25 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.reading import MEMO, Context, Features, activity_of, features, in_reason, read_features
-from proevent.model import Chat, Event, Message, parse_time
-from proevent.timeexpr import usual_hours, vocabulary
+from proevent.agents.rules.reading import Context, Features, activity_of, features, read_features
+from proevent.agents.rules.state import (
+    ChatState,
+    Draft,
+    Played,
+    Slot,
+    Work,
+    at_time,
+    clock_of,
+    day_of,
+    message_key,
+    plus_minutes,
+    sent_at,
+    slot_reading,
+    usual,
+)
+from proevent.model import Chat, Message
 
-_SCORED = ("start", "end", "location")
 _KEEP_STATES = 4096
-_RECENT = 3
-"""A yes settles a proposal made or changed at most this many messages before it (in a direct chat)."""
-_RECENT_GROUP = 6
-"""The same in a group chat: a plan put to a group is answered by several members in turn."""
 _CALL = 6
 """A roll-call ("parkrun sat?", "who's playing") is answered within this many messages."""
 _RE_INVITE = re.compile(r"(?<![\w'])(?:come|join us|who|who's|whos|anyone|any takers)(?![\w'])")
@@ -67,151 +82,7 @@ _RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im)
 """A whole message that answers a roll-call by volunteering ("me")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
-_RE_WORD = re.compile(r"[a-z][a-z']{3,}")
 _RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")
-_RE_W = re.compile(r"\w+")
-_GENERIC = {"with", "the", "and", "for", "at", "our", "my", "night", "day", "time", "team", "group"}
-
-
-@dataclass
-class Slot:
-    """An event of the working timetable (a copy the step's moves change)."""
-
-    id: str
-    start: str | None
-    end: str | None
-    location: str | None
-    participants: list[str]
-    description: str
-    new: bool = False
-    deleted: bool = False
-
-
-@dataclass
-class Draft:
-    """An open proposal: ``key`` is the event it changes, ``None`` for a new event."""
-
-    key: str | None
-    values: Values
-    by: str
-    backers: list[str] = field(default_factory=list)
-    activity: str | None = None
-    at: int = 0
-    """The chat's message count when the proposal was last made or changed (a yes answers a recent one)."""
-
-
-@dataclass
-class ChatState:
-    focus: str | None = None
-    focus_start: str | None = None
-    """The start of the focus event when it was inserted this step (its id is known next step)."""
-    open: Draft | None = None
-    declined: set[str] = field(default_factory=set)
-    join_asked: str | None = None
-    where_asked: bool = False
-    cancel_asked: str | None = None
-    """The user asked a service to cancel this event: deleted when the service confirms."""
-    service: bool | None = None
-    call: tuple[str, int] | None = None
-    """A roll-call on this event, asked at this message count: who says yes joins, who says no leaves."""
-    last: tuple[str, str, str] | None = None
-    seen: int = 0
-    """Messages of the chat played so far."""
-
-
-@dataclass
-class Played:
-    """One message played on its chat's state."""
-
-    move: Move
-    changed: bool
-    """It opened, changed, settled or dropped a proposal, or asked a service to cancel or to let
-    someone join: the negotiation moved, whether or not the timetable did yet."""
-
-
-class Work:
-    """The step's working timetable: the observation's events plus inserts, with deletes marked."""
-
-    def __init__(self, events: list[Event]) -> None:
-        self.slots: dict[str, Slot] = {
-            e.id: Slot(e.id, e.start, e.end, e.location, list(e.participants), e.description or "") for e in events}
-        self.original = {e.id: e for e in events}
-        self.count = 0
-
-    def live(self) -> list[Slot]:
-        return [s for s in self.slots.values() if not s.deleted]
-
-    def insert(self, slot: Slot) -> Slot:
-        self.count += 1
-        slot.id, slot.new = f"new{self.count}", True
-        self.slots[slot.id] = slot
-        return slot
-
-    def ops(self) -> list[dict[str, Any]]:
-        ops: list[dict[str, Any]] = []
-        for s in self.slots.values():
-            if s.new:
-                if not s.deleted and s.start is not None:
-                    event = {"start": s.start, "end": s.end, "location": s.location,
-                             "participants": s.participants, "description": s.description}
-                    ops.append({"op": "insert", "event": event})
-                continue
-            ev = self.original[s.id]
-            if s.deleted:
-                ops.append({"op": "delete", "id": s.id})
-                continue
-            for attr in _SCORED:
-                if getattr(s, attr) != getattr(ev, attr):
-                    ops.append({"op": "update", "id": s.id, "attribute": attr, "value": getattr(s, attr)})
-            if set(s.participants) != set(ev.participants):
-                ops.append({"op": "update", "id": s.id, "attribute": "participants", "value": s.participants})
-        return ops
-
-
-def _key(m: Message) -> tuple[str, str, str]:
-    return (m.time, m.sender, m.text)
-
-
-@lru_cache(maxsize=16384)
-def _day(value: str | None) -> date | None:
-    return date.fromisoformat(value[:10]) if value else None
-
-
-@lru_cache(maxsize=16384)
-def _clock(value: str | None) -> tuple[int, int] | None:
-    return (int(value[11:13]), int(value[14:16])) if value and len(value) == 16 else None
-
-
-def _at(d: date, c: tuple[int, int]) -> str:
-    return f"{d.isoformat()}T{c[0]:02d}:{c[1]:02d}"
-
-
-def _plus(start: str, minutes: int) -> str:
-    return (parse_time(start) + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M")
-
-
-@lru_cache(maxsize=MEMO)
-def _words(text: str) -> frozenset[str]:
-    """The content words of a text, cut to five letters (so "dinner" meets "dinners")."""
-    return frozenset(w[:5] for w in _RE_WORD.findall(fold(text)) if w not in _GENERIC)
-
-
-@lru_cache(maxsize=16384)
-def _slot_reading(start: str | None, description: str, location: str | None) -> tuple[
-        date | None, tuple[int, int] | None, frozenset[str]]:
-    """An event's day, clock time and the content words of its description and place (``_link``
-    asks them of every coming event at every message)."""
-    return _day(start), _clock(start), _words(description) | _words(location or "")
-
-
-_usual = lru_cache(maxsize=65536)(usual_hours)
-"""``usual_hours`` of a message or a description, cached (both modes read every message)."""
-
-
-@lru_cache(maxsize=65536)
-def _sent(value: str) -> datetime:
-    """A message's send time (as ``parse_time`` reads it; cached: both modes read each message)."""
-    return datetime.fromisoformat(value)
 
 
 class RulesAgent:
@@ -241,7 +112,7 @@ class RulesAgent:
             state.last = None  # a step that fails half-way leaves a state nobody resumes
             for msg in upd.new:
                 played.append(self._play(state, msg, upd.chat, obs, work))
-            state.last = _key(upd.new[-1]) if upd.new else _key(upd.context[-1]) if upd.context else None
+            state.last = message_key(upd.new[-1]) if upd.new else message_key(upd.context[-1]) if upd.context else None
             self._states[key] = state
             self._states.move_to_end(key)
             while len(self._states) > _KEEP_STATES:
@@ -253,7 +124,7 @@ class RulesAgent:
         """The chat's kept state when it ends where this step's context does (played on in place,
         no copy), else the context read again from the start."""
         kept = self._states.get(key)
-        end = _key(upd.context[-1]) if upd.context else None
+        end = message_key(upd.context[-1]) if upd.context else None
         if kept is not None and kept.last == end:
             state = kept
         else:
@@ -270,7 +141,7 @@ class RulesAgent:
         if state.open is not None and state.open.key is not None and state.open.key not in ids:
             state.open = None
         if state.open is not None and state.open.key is None and state.open.values.day is not None and any(
-                _day(e.start) == state.open.values.day and _clock(e.start) == state.open.values.clock
+                day_of(e.start) == state.open.values.day and clock_of(e.start) == state.open.values.clock
                 for e in obs.timetable):
             state.open = None  # the plan is in the timetable now (settled in a step we read differently)
         return state
@@ -290,11 +161,11 @@ class RulesAgent:
         state.seen += 1
         before = (state.open, state.open.values if state.open else None)
         asked = (state.cancel_asked, state.join_asked)
-        f = features(msg.text, _sent(msg.time), self.cues)
+        f = features(msg.text, sent_at(msg.time), self.cues)
         service = self._is_service(state, chat, user, f, sender)
         about, named = self._link(f, chat, user, work, state)
         after = _RE_AFTER.search(f.folded)
-        before_it = _after_slot(after, f, work) if after else None
+        before_it = after_slot(after, f, work) if after else None
         if before_it is not None and about == before_it.id:
             about, named = None, False  # "straight after yoga": yoga is the reference, not the subject
         if about is not None:
@@ -302,25 +173,25 @@ class RulesAgent:
         subject = work.slots.get(about or state.focus or "") if (about or state.focus) else None
         if subject is not None and subject.deleted:
             subject = None
-        anchor = state.open.values.clock if state.open and state.open.values.clock else _clock(
+        anchor = state.open.values.clock if state.open and state.open.values.clock else clock_of(
             subject.start if subject else None)
         desc = (subject.description if subject else "") or (state.open.activity if state.open else "") or ""
         ctx = Context(user=user, sender=sender, members=tuple(chat.members), service=service, anchor=anchor,
-                      usual=_usual(f.folded) or (_usual(desc) if desc else None),
+                      usual=usual(f.folded) or (usual(desc) if desc else None),
                       discussing=state.open is not None or subject is not None,
                       open_by=state.open.by if state.open else None,
-                      current_day=(state.open.values.day if state.open else None) or _day(
+                      current_day=(state.open.values.day if state.open else None) or day_of(
                           subject.start if subject else None), place_asked=state.where_asked)
         _, move = read_features(f, ctx, self.cues)
         move.about = about
         values = getattr(move, "values", None)
         if isinstance(values, Values):
             if values.place in (USUAL, LAST):
-                values.place = _habit_place(values.place, chat, user, work, _sent(msg.time))
+                values.place = habit_place(values.place, chat, user, work, sent_at(msg.time))
                 if state.open is not None:
                     move.about = None  # "usual room" names the open plan's place, not the event it came from
             if after is not None and values.clock is None:
-                _start_after(values, f, before_it)
+                start_after(values, f, before_it)
         if isinstance(move, Nothing) and state.open is not None and chat.type == "group" and _RE_ME.match(f.folded):
             move = Acceptance(sender)  # "same": the yes of the one before
         if isinstance(move, Proposal):
@@ -350,7 +221,7 @@ class RulesAgent:
             return False
         yes = isinstance(move, Acceptance) or _RE_ME.match(f.folded) is not None or (
             isinstance(move, Join) and move.person == sender and not move.asks) or (
-            isinstance(move, Proposal) and move.agrees and not _differs(move.values, slot))
+            isinstance(move, Proposal) and move.agrees and not differs(move.values, slot))
         no = isinstance(move, Rejection) or isinstance(move, Dropout) and move.person in (sender, "")
         if yes and sender not in slot.participants:
             slot.participants.append(sender)
@@ -370,7 +241,7 @@ class RulesAgent:
             values = move.values
             if isinstance(move, Request) and move.cancel:
                 day = move.values.day
-                fits = subject is not None and (day is None or _day(subject.start) == day)
+                fits = subject is not None and (day is None or day_of(subject.start) == day)
                 state.cancel_asked = subject.id if fits else None
                 return
             if state.open is not None:
@@ -408,7 +279,7 @@ class RulesAgent:
                 return
             if draft is not None and move.about is not None and draft.key is not None and move.about != draft.key:
                 draft = None  # a yes about another event of the chat
-            if draft is not None and state.seen - draft.at > _recent(chat):
+            if draft is not None and state.seen - draft.at > recent_window(chat):
                 draft = None  # a yes long after the proposal answers something else
             if draft is not None:
                 if self._other_side(draft, sender, user):
@@ -465,7 +336,7 @@ class RulesAgent:
                 if move.person not in state.open.backers:
                     state.open.backers.append(move.person)
                 if not move.asks and self._other_side(state.open, sender, user) and (
-                        state.seen - state.open.at <= _recent(chat)):
+                        state.seen - state.open.at <= recent_window(chat)):
                     self._settle(state, state.open, chat, user, work, service=False)  # "I'm in"
                 return
             if subject is None or move.person in subject.participants or move.person == user:
@@ -491,7 +362,7 @@ class RulesAgent:
                 values.clock = None  # "👍 I'm home from 5" for a 6 o'clock plan: free from then, the plan stands
             repeats = not move.asks and draft.values.merged(values) == draft.values
             draft.values = draft.values.merged(values)
-            if repeats and self._other_side(draft, sender, user) and state.seen - draft.at <= _recent(chat):
+            if repeats and self._other_side(draft, sender, user) and state.seen - draft.at <= recent_window(chat):
                 if sender not in draft.backers:
                     draft.backers.append(sender)
                 self._settle(state, draft, chat, user, work, service=False)  # "7:30 grand": the time said back
@@ -509,9 +380,9 @@ class RulesAgent:
         new_activity = move.activity is not None and subject is not None and move.activity[:4] not in fold(
             subject.description) and not move.named
         fits = subject is not None and (move.change or move.named or (
-            (values.day is None or move.about == subject.id) and _same_kind(values, subject)))
+            (values.day is None or move.about == subject.id) and same_kind(values, subject)))
         if subject is not None and not new_activity and fits:
-            changed = _differs(values, subject)
+            changed = differs(values, subject)
             if not changed:
                 if chat.type == "group" and (move.asks or _RE_INVITE.search(fold(move.text))):
                     state.call = (subject.id, state.seen)  # "parkrun sat?": a roll-call on the event
@@ -533,19 +404,19 @@ class RulesAgent:
         state.open = None
         if draft.key is not None and draft.key in work.slots:
             slot = work.slots[draft.key]
-            _apply_values(slot, v)
+            apply_values(slot, v)
             state.focus = slot.id
             return
         if service:
-            same_day = [s for s in work.live() if v.day is not None and _day(s.start) == v.day and (
-                _clock(s.start) is None or _clock(s.start) == v.clock) and user in s.participants]
+            same_day = [s for s in work.live() if v.day is not None and day_of(s.start) == v.day and (
+                clock_of(s.start) is None or clock_of(s.start) == v.clock) and user in s.participants]
             if same_day:
-                _apply_values(same_day[0], v)
+                apply_values(same_day[0], v)
                 state.focus = same_day[0].id
                 return
         if v.day is None:
             return
-        start = v.day.isoformat() if v.clock is None else _at(v.day, v.clock)
+        start = v.day.isoformat() if v.clock is None else at_time(v.day, v.clock)
         if service:
             people = [user]
         elif chat.type == "direct":
@@ -558,9 +429,9 @@ class RulesAgent:
         if v.clock is None and v.end_day is not None:
             slot.end = v.end_day.isoformat()
         if v.clock is not None and v.end is not None:
-            slot.end = _at(v.day, v.end)
+            slot.end = at_time(v.day, v.end)
         elif v.clock is not None and v.minutes:
-            slot.end = _plus(start, v.minutes)
+            slot.end = plus_minutes(start, v.minutes)
         work.insert(slot)
         state.focus, state.focus_start = slot.id, slot.start
 
@@ -568,10 +439,10 @@ class RulesAgent:
         """The event of the working timetable the message names: by the words of its description or
         place, its day, its time; the chat's people and the chat's own focus break ties."""
         others = set(chat.members) - {user}
-        words, days, times, parts, today = _link_keys(f)
+        words, days, times, parts, today = link_keys(f)
         best: tuple[float, str, bool] | None = None
         for s in work.live():
-            d, clock, slot_words = _slot_reading(s.start, s.description, s.location)
+            d, clock, slot_words = slot_reading(s.start, s.description, s.location)
             if d is not None and d < today:
                 continue
             hit = 3 * min(2, len(words & slot_words)) if words else 0
@@ -590,134 +461,10 @@ class RulesAgent:
         if state.focus in work.slots and not work.slots[state.focus].deleted:
             return None, False
         shared = [s for s in work.live() if others & set(s.participants) and (
-            _day(s.start) is None or _day(s.start) >= today)]
+            day_of(s.start) is None or day_of(s.start) >= today)]
         if len(shared) == 1:
             state.focus = shared[0].id
         return None, False
-
-
-@lru_cache(maxsize=MEMO)
-def _link_keys(f: Features) -> tuple[frozenset[str], frozenset[date], frozenset[tuple[int, int]],
-                                      tuple[tuple[int, int], ...], date]:
-    """What :meth:`RulesAgent._link` matches events against, read once per message (both modes
-    link every message): its content words, days, clock times and parts of the day outside a
-    reason, and its send day."""
-    days = frozenset(d.best for d in f.reading.days if not in_reason(f, d.start))
-    times = frozenset(t for c in f.reading.clocks if not in_reason(f, c.start) for t in c.times)
-    parts = [p.hours for p in f.reading.parts if not in_reason(f, p.start)] or _part_words(f.folded)
-    return _words(f.text), days, times, tuple(parts), f.reading.ref.date()
-
-
-@lru_cache(maxsize=1)
-def _part_pattern() -> tuple[re.Pattern[str], dict[str, tuple[int, int]]]:
-    vocab = vocabulary()
-    hours = {w: vocab.parts_of_day[name] for w, name in vocab.part_words.items()
-             if name in vocab.parts_of_day and len(w) > 2}  # not "pm": "pm me"
-    alts = "|".join(re.escape(w) for w in sorted(hours, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])(?:{alts})(?![\w'])"), hours
-
-
-def _part_words(folded: str) -> list[tuple[int, int]]:
-    """The hours of the parts of the day a message names without a day ("the afternoon one")."""
-    pattern, hours = _part_pattern()
-    return [hours[m.group(0)] for m in pattern.finditer(folded)]
-
-
-def _habit_place(kind: str, chat: Chat, user: str, work: Work, now: datetime) -> str | None:
-    """ "the usual spot" (``USUAL``): the location most of the timetable's events with the chat's
-    people share (the latest on a tie); "same place as last time" (``LAST``): the location of the
-    latest earlier event with them. ``None`` when no event with them has a place."""
-    others = set(chat.members) - {user}
-    need = 1 if len(others) < 2 else 2
-    slots = [s for s in work.slots.values() if not s.deleted and s.location and s.start
-             and len(others & set(s.participants)) >= need]
-    slots.sort(key=lambda s: s.start or "")
-    if kind == LAST:
-        past = [s for s in slots if (s.start or "") < now.strftime("%Y-%m-%dT%H:%M")] or slots
-        return past[-1].location if past else None
-    counts: dict[str, int] = {}
-    for s in slots:
-        counts[s.location or ""] = counts.get(s.location or "", 0) + 1
-    best = max(counts.values(), default=0)
-    latest = [s.location for s in slots if counts[s.location or ""] == best]
-    return latest[-1] if latest else None
-
-
-def _after_slot(after: re.Match[str], f: Features, work: Work) -> Slot | None:
-    """The event "straight after X" names by the word X of its description, on a day the message names
-    (or any coming day): the latest-ending one on that day."""
-    word = after.group(1)
-    if not word:
-        return None
-    key = _words(word)
-    if not key:
-        return None
-    days = {d.best for d in f.reading.days}
-    today = f.reading.ref.date()
-    hits = [s for s in work.live() if s.end and len(s.end) == 16 and key & _words(s.description)
-            and ((_day(s.start) in days) if days else (_day(s.start) or today) >= today)]
-    return min(hits, key=lambda s: s.start or "") if hits else None
-
-
-def _start_after(values: Values, f: Features, before_it: Slot | None) -> None:
-    """ "till 12, could meet straight after": the message's own end time; else the named event's end."""
-    ends = [c for c in f.reading.clocks if c.role == "end" and not c.retracted]
-    if ends:
-        values.clock = ends[-1].best
-    elif before_it is not None and before_it.end:
-        values.day = values.day or _day(before_it.end)
-        values.clock = _clock(before_it.end)
-    else:
-        return
-    values.date_only = False
-
-
-def _recent(chat: Chat) -> int:
-    return _RECENT_GROUP if chat.type == "group" else _RECENT
-
-
-def _same_kind(values: Values, slot: Slot) -> bool:
-    """Values that fit the event under discussion (no day, or its day): a change rather than a new plan."""
-    return values.day is None or _day(slot.start) == values.day
-
-
-def _differs(values: Values, slot: Slot) -> bool:
-    probe = copy.copy(slot)
-    probe.participants = list(slot.participants)
-    _apply_values(probe, values)
-    return (probe.start, probe.end, probe.location) != (slot.start, slot.end, slot.location)
-
-
-def _apply_values(slot: Slot, v: Values) -> None:
-    old_start, old_end = slot.start, slot.end
-    day = v.day or _day(old_start)
-    if day is not None and (v.day is not None or v.clock is not None):
-        if v.clock is not None:
-            start = _at(day, v.clock)
-        elif v.date_only or _clock(old_start) is None:
-            start = day.isoformat()
-        else:
-            start = _at(day, _clock(old_start))  # another day, the same time
-        if start != old_start:
-            slot.start = start
-            if v.start_only and old_end and old_end > start:
-                pass  # "start at 8 instead": the end stays
-            elif old_end and len(old_start or "") == 16 and len(start) == 16 and v.end is None and not v.minutes:
-                slot.end = _plus(start, int((parse_time(old_end) - parse_time(old_start)).total_seconds() // 60))
-            elif len(start) == 10:
-                slot.end = None
-    if v.end is not None and slot.start and len(slot.start) == 16:
-        slot.end = _at(_day(slot.start), v.end)
-    elif v.minutes and slot.start and len(slot.start) == 16:
-        slot.end = _plus(slot.start, v.minutes)
-    if v.place is not None and not (slot.location and v.place != CLEARED and _same_place(v.place, slot.location)):
-        slot.location = None if v.place == CLEARED else v.place
-
-
-def _same_place(said: str, held: str) -> bool:
-    """ "einstein" for "Café Einstein": a short mention of the place the event already has."""
-    a, b = set(_RE_W.findall(fold(said))) - {"the"}, set(_RE_W.findall(fold(held))) - {"the"}
-    return bool(a) and (a <= b or b <= a)
 
 
 __all__ = ["ChatState", "Draft", "Played", "RulesAgent", "Work", "activity_of"]
