@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from proevent.chats.report import ChatImportError, ImportReport
 from proevent.chats.whatsapp import DateOrder
 from proevent.io import load_dataset, load_run
 from proevent.io.ics import timetable_to_ics
+from proevent.io.run import write_atomic
 from proevent.llm.config import LLMConfig
 from proevent.model import Case, Event
 
@@ -66,12 +66,6 @@ def default_state_dir(ics: Path) -> Path:
 
 def _message_key(chat: str, msg: Any) -> str:
     return hashlib.sha256(json.dumps([chat, msg.time, msg.sender, msg.text]).encode()).hexdigest()[:16]
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def _carry(case: Case, timetable: list[Event], seen: set[str]) -> Case:
@@ -198,21 +192,21 @@ def _new_segment(state: dict[str, Any], folder: Path, case: Case, imported: Any)
                "start_keys": dict(state["keys"]), "start_sequences": dict(state["sequences"]), "done": False}
     state["segments"].append(segment)
     folder.mkdir(parents=True, exist_ok=True)
-    _write_atomic(folder / STATE_FILE, (json.dumps(state, ensure_ascii=False, indent=1) + "\n").encode())
+    write_atomic(folder / STATE_FILE, (json.dumps(state, ensure_ascii=False, indent=1) + "\n").encode())
     return segment
 
 
 def _finish(state: dict[str, Any], folder: Path, out: Path, segment: dict[str, Any] | None, changed: list[str],
             report: ImportReport, *, summary: Any = None, messages: int = 0, steps: int = 0) -> WatchResult:
     folder.mkdir(parents=True, exist_ok=True)
-    _write_atomic(folder / STATE_FILE, (json.dumps(state, ensure_ascii=False, indent=1) + "\n").encode())
+    write_atomic(folder / STATE_FILE, (json.dumps(state, ensure_ascii=False, indent=1) + "\n").encode())
     keys = state["keys"]
     events = [Event.model_validate({**e, "id": keys[e["id"]]}) for e in state["timetable"]]
     s = state["settings"]
     data = timetable_to_ics(events, user=s["user"], timezone=s["timezone"], case_id=f"watch-{state['token']}",
                             name=f"{s['user']}: proevent watch ({s['agent']})", sequences=state["sequences"])
     out.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomic(out, data)
+    write_atomic(out, data)
     return WatchResult(ics=out, state=folder, segment=segment["index"] if segment else len(state["segments"]),
                        steps=steps, messages=messages, events=len(events), changed=changed, report=report,
                        run_summary=summary)

@@ -96,12 +96,22 @@ def write_run_manifest(path: str | Path, manifest: RunManifest) -> None:
         RunWriteError: naming the path, when the folder or the file cannot be written.
     """
     folder = Path(path)
-    target = folder / RUN_FILE
-    data = (manifest.model_dump_json(indent=2) + "\n").encode("utf-8")
-    tmp: str | None = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".run.json.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise RunWriteError(os_error_text(folder / RUN_FILE, exc)) from None
+    write_atomic(folder / RUN_FILE, (manifest.model_dump_json(indent=2) + "\n").encode("utf-8"))
+
+
+def write_atomic(target: Path, data: bytes) -> None:
+    """Write ``target`` whole or not at all (a temporary file beside it, fsynced, then renamed over it).
+
+    Raises:
+        RunWriteError: naming the path, when it cannot be written.
+    """
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         try:
             os.fchmod(fd, 0o644)
             _write_all(fd, data)
