@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from proevent.cli.common import app, build_config, console, err_console, fail, handle_errors, say, warn
+from proevent.cli.common import app, build_config, console, err_console, fail, handle_errors, pct, say, warn
 
 
 @app.command("serve")
@@ -104,10 +104,9 @@ def agreement_command(
     a, b = res.annotators
     if res.n == 0:
         raise fail("the two files have no case in common")
-    pct = f"{100 * res.percent:.1f}%" if res.percent is not None else "–"
     kappa = f"{res.kappa:.3f}" if res.kappa is not None else "undefined (every verdict the same)"
     say(f"{a} vs {b}: {res.n} cases judged by both")
-    say(f"agreement: {res.agreed}/{res.n} = {pct}")
+    say(f"agreement: {res.agreed}/{res.n} = {pct(res.percent)}")
     say(f"Cohen's kappa: {kappa}")
     table = Table(title="verdicts", show_edge=False)
     table.add_column(escape(f"{a} \\ {b}"))

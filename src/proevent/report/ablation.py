@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from proevent.evaluate import compare_results, evaluate
+from proevent.evaluate.metrics import percent
 from proevent.io import Dataset
 from proevent.report.collect import ScoredRun
 
@@ -130,10 +131,6 @@ def ablation(base: ScoredRun, arms: Sequence[ScoredRun], *, metrics: Sequence[st
     return Ablation(base.label, rows, tuple(metrics), n_boot, seed, subset)
 
 
-def _pct(v: float | None) -> str:
-    return "–" if v is None else f"{100 * v:.1f}%"
-
-
 def _pt(v: float | None) -> str:
     return "–" if v is None else f"{100 * v:+.1f}"
 
@@ -145,11 +142,11 @@ def table_rows(ab: Ablation) -> tuple[list[str], list[list[str]]]:
     out: list[list[str]] = []
     shown: list[str] | None = None
     for r in ab.rows:
-        base_vals = [str(r.cases), *(_pct(r.values.get(k, {}).get("base")) for k in ab.metrics)]
+        base_vals = [str(r.cases), *(percent(r.values.get(k, {}).get("base")) for k in ab.metrics)]
         if base_vals != shown:
             out.append([ab.base, "base", *base_vals])
             shown = base_vals
-        out.append([r.label, r.factor, str(r.cases), *(_pct(r.values.get(k, {}).get("arm")) for k in ab.metrics)])
+        out.append([r.label, r.factor, str(r.cases), *(percent(r.values.get(k, {}).get("arm")) for k in ab.metrics)])
         deltas = []
         for k in ab.metrics:
             v = r.values.get(k, {})

@@ -17,6 +17,8 @@ from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from proevent.evaluate.metrics import percent
+
 _MEDIA_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                 ".svg": "image/svg+xml"}
 
@@ -58,7 +60,7 @@ def make_environment() -> Environment:
     env.filters["when"] = format_when
     env.filters["wday"] = with_weekday
     env.filters["u"] = lambda v: quote(str(v), safe="")
-    env.filters["pct"] = lambda v: "–" if v is None else f"{100 * v:.1f}%"
+    env.filters["pct"] = percent
     return env
 
 
