@@ -77,6 +77,13 @@ def violations(src: Path = SRC) -> list[str]:
                 found.append(f"{where} ({me}/ may not import {other}/)")
             elif {me, other} == PUBLIC_ONLY and any(p.startswith("_") for p in target.split(".")[2:]):
                 found.append(f"{where} ({me}/ may import only what {other}/ makes public)")
+        if me == "cli":  # a command module uses the API and cli's shared helpers, never another command module
+            for line, target in imports_of(path, src.parent):
+                parts = target.split(".")
+                if len(parts) > 2 and parts[:2] == ["proevent", "cli"] and parts[2].endswith("_cmds") \
+                        and parts[2] != path.stem:
+                    found.append(f"{path.relative_to(src.parent)}:{line}: imports {target} "
+                                 "(command modules import the API, not each other)")
     return found
 
 
@@ -87,6 +94,8 @@ def test_the_dependency_rule_holds() -> None:
 def test_the_walk_sees_a_violation(tmp_path: Path) -> None:
     # a tree that breaks each rule once, so the walk is shown to find them (relative imports too)
     for name, text in {
+        "cli/__init__.py": "", "cli/a_cmds.py": "from proevent.cli.b_cmds import helper\n",
+        "cli/b_cmds.py": "from proevent.cli.common import app\n",
         "model/__init__.py": "", "model/bad.py": "from proevent.io import load_run\n",
         "evaluate/__init__.py": "", "evaluate/bad.py": "def f():\n    from ..llm import judge\n",
         "runner/__init__.py": "", "runner/bad.py": "import proevent.report.table\n",
@@ -99,8 +108,8 @@ def test_the_walk_sees_a_violation(tmp_path: Path) -> None:
         (tmp_path / "proevent" / name).write_text(text)
     found = violations(tmp_path / "proevent")
     assert [f.split(": imports ")[1].split(" (")[0] for f in found] == [
-        "proevent.llm", "proevent.io", "proevent.cli", "proevent.web._state", "proevent.report.table",
-        "proevent.report.table._num"]
+        "proevent.cli.b_cmds", "proevent.llm", "proevent.io", "proevent.cli", "proevent.web._state",
+        "proevent.report.table", "proevent.report.table._num"]
 
 
 @pytest.mark.parametrize("heavy", ["numpy", "rapidfuzz", "proevent.io", "proevent.evaluate"])

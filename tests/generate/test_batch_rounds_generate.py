@@ -19,7 +19,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from proevent.cli import app
-from proevent.cli.batch_cmds import EXIT_PENDING
+from proevent.cli.rounds import EXIT_PENDING
 from support.scripted_server import Reply, _completion_body
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from fixtures import load_example_run, load_tiny
-from proevent.cli.batch_cmds import print_round
+from proevent.cli.rounds import print_round
 from proevent.evaluate import JudgeFailed, evaluate
 from proevent.llm import LLMClient, LLMConfig, LLMError, ResponseCache
 from proevent.llm.batchfile import BatchRecorder, import_batch_files
@@ -181,7 +181,7 @@ def test_evaluate_in_batch_mode_names_the_round_to_come(scripted_server, tmp_pat
 
     from fixtures import TINY, copy_run
     from proevent.cli import app
-    from proevent.cli.batch_cmds import EXIT_PENDING
+    from proevent.cli.rounds import EXIT_PENDING
 
     run = copy_run("flawed", tmp_path / "flawed")
     monkeypatch.setenv("PROEVENT_JUDGE_MODEL", "judge-model")

@@ -93,7 +93,7 @@ def evaluate_command(
 
     DATASET must be the one the run was made on (same checksum) and pass the structural checks of
     `proevent validate`; --other-dataset and --no-validate lift these checks."""
-    from proevent.cli.batch_cmds import judge_pending
+    from proevent.cli.rounds import judge_pending
     from proevent.evaluate import JudgeFailed, evaluate
     from proevent.generate.validate import require_structure
     from proevent.io import METRICS_FILE, FormatError, load_dataset, load_run, write_judge_decisions

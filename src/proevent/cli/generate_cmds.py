@@ -8,8 +8,8 @@ from typing import Any
 
 import typer
 
-from proevent.cli.batch_cmds import EXIT_PENDING, generate_recording, generate_round
 from proevent.cli.common import add_initial_ics, app, build_config, console, err_console, fail, handle_errors, say
+from proevent.cli.rounds import EXIT_PENDING, generate_recording, generate_round
 
 _FLAG_OPTIONS = {"cases": "--cases", "seed": "--seed", "realizer": "--realizer", "name": "--name",
                  "max_concurrent": "--max-concurrent", "window_minutes": "--window", "noise": "--noise",

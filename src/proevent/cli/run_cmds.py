@@ -173,7 +173,7 @@ def run_cmd(
         raise fail(f"{exc.filename or out}: {exc.strerror or exc}") from None
     _print_summary(summary)
     if batch_out is not None:
-        from proevent.cli.batch_cmds import print_round
+        from proevent.cli.rounds import print_round
 
         print_round(summary, batch_out)
     if summary.failed:
