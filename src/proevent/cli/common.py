@@ -18,7 +18,7 @@ from proevent.evaluate.metrics import percent as pct  # noqa: F401 - the command
 from proevent.io.errors import FormatError, describe_config_error
 
 if TYPE_CHECKING:
-    from proevent.model import Dataset, Run
+    from proevent.model import Dataset
 
 app = typer.Typer(
     name="proevent",
@@ -120,17 +120,6 @@ def build_config(model: type[M], data: Mapping[str, Any], *, source: Path | str 
                 text = None
         raise FormatError(describe_config_error(exc, source if source is not None else "options", text=text,
                                                 flags=dict(flags or {}))) from None
-
-
-def dataset_mismatch(run: Run, dataset: Dataset, path: Path | None = None) -> str | None:
-    """Why ``run`` was not made on ``dataset`` (read from ``path``): another checksum; ``None`` when
-    it was (or the run does not say). The one wording of the checksum warning of every command."""
-    ref = run.manifest.dataset
-    if not ref.sha256 or ref.sha256 == dataset.sha256:
-        return None
-    ours = f"{dataset.manifest.name} {dataset.manifest.version}, checksum {dataset.sha256[:12]}…"
-    return (f"the run was made on dataset {ref.name} {ref.version} (checksum {ref.sha256[:12]}…), not on "
-            + (f"{path} ({ours})" if path is not None else f"{ours.replace(', ', ' (', 1)})"))
 
 
 def handle_errors(func: Callable[P, R]) -> Callable[P, R]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from proevent.cli.common import app, dataset_mismatch, fail, handle_errors, say, warn
+from proevent.cli.common import app, fail, handle_errors, say, warn
 
 
 @app.command()
@@ -99,6 +99,7 @@ def _export_run_calendars(run: Path, dataset: Path | None, out: Path | None, *, 
         raise fail("--run needs the dataset (--dataset DIR or DATASET) and -o/--output DIR")
     from proevent.integrations.ics_run import export_run_ics
     from proevent.io import load_dataset, load_run
+    from proevent.model import dataset_mismatch
 
     ds, rn = load_dataset(dataset), load_run(run)
     mismatch = dataset_mismatch(rn, ds, dataset)

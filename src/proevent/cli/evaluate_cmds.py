@@ -13,7 +13,6 @@ from proevent.cli.common import (
     MetricsVersionOption,
     app,
     console,
-    dataset_mismatch,
     fail,
     handle_errors,
     load_judges,
@@ -99,6 +98,7 @@ def evaluate_command(
     from proevent.io import METRICS_FILE, FormatError, load_dataset, load_run, write_judge_decisions
     from proevent.io import write_metrics as _write_metrics
     from proevent.io.run import RunWriteError
+    from proevent.model import dataset_mismatch
 
     ds = load_dataset(dataset)
     rn = load_run(run)

@@ -19,7 +19,7 @@ from proevent.model.case import (
     Step,
     Usage,
 )
-from proevent.model.containers import CASES_FILE, Dataset, Key, Run
+from proevent.model.containers import CASES_FILE, Dataset, Key, Run, dataset_mismatch
 from proevent.model.events import (
     ATTRIBUTES,
     OP_TYPES,
@@ -41,7 +41,7 @@ from proevent.model.times import Time, TimeOrDate, is_date, normalize_time, pars
 from proevent.model.timetable import OpError, StepResult, Timetable, diff_timetables, id_number
 
 __all__ = [
-    "CASES_FILE", "Dataset", "Key", "Run",
+    "CASES_FILE", "Dataset", "dataset_mismatch", "Key", "Run",
     "ATTRIBUTES", "CASE_FORMAT", "DATASET_FORMAT", "METRICS_FORMAT", "MODES", "OP_TYPES", "RUN_FORMAT",
     "SCORED_ATTRIBUTES", "AnyOp", "Case", "Chat", "DatasetCounts", "DatasetManifest", "DatasetRef",
     "DeleteOp", "Event", "EventData", "InsertOp", "InvalidOp", "Message", "Mode", "OpError", "Operation",

@@ -97,3 +97,16 @@ class Run:
 
     def repeats(self, mode: str) -> list[int]:
         return sorted({k[3] for k in self.lines if k[1] == mode})
+
+
+def dataset_mismatch(run: Run, dataset: Dataset, where: str | Path | None = None) -> str | None:
+    """Why ``run`` was not made on ``dataset`` (``where``: how to name it, e.g. the path it was read
+    from): another checksum; ``None`` when it was (or the run does not say). The one wording of the
+    checksum warning of every command and of the report."""
+    ref = run.manifest.dataset
+    if not ref.sha256 or ref.sha256 == dataset.sha256:
+        return None
+    ours = f"{dataset.manifest.name} {dataset.manifest.version}, checksum {dataset.sha256[:12]}…"
+    return (f"the run was made on dataset {ref.name} {ref.version} (checksum {ref.sha256[:12]}…), not on "
+            + (f"{where} ({ours})" if where is not None else f"{ours.replace(', ', ' (', 1)})"))
+

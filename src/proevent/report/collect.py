@@ -11,7 +11,7 @@ from typing import Any
 from proevent.evaluate import METRICS_VERSION, EvaluationResult, evaluate, get_judge
 from proevent.evaluate.judges import LocationJudge
 from proevent.io import CASES_FILE, MANIFEST_FILE, Dataset, Run, load_dataset, load_run
-from proevent.model import RunManifest
+from proevent.model import RunManifest, dataset_mismatch
 
 HUMAN_PREFIX = "human"
 REFERENCE_AGENTS = ("oracle",)
@@ -213,10 +213,10 @@ def _dataset_for(
         return cache[key]
     if given is not None and not allow_mixed:
         ref = run.manifest.dataset
-        raise ValueError(
-            f"{path}: the run was made on dataset {ref.name} {ref.version} (sha256 {want[:12]}), "
-            f"not on the dataset given ({given.manifest.name} {given.manifest.version}, sha256 {given.sha256[:12]})"
-        )
+        why = dataset_mismatch(run, given, "the dataset given") or (  # same checksum, another name or version
+            f"the run was made on dataset {ref.name} {ref.version}, not on the dataset given "
+            f"({given.manifest.name} {given.manifest.version})")
+        raise ValueError(f"{path}: {why}")
     found = locate_dataset(path, run.manifest)
     if found is None:
         ref = run.manifest.dataset

@@ -23,7 +23,7 @@ from proevent.evaluate import (
     get_judge,
 )
 from proevent.io import FormatError, load_run
-from proevent.model import Case, Dataset, Run
+from proevent.model import Case, Dataset, Run, dataset_mismatch
 
 SOLVED = "solved"
 FAILED = "failed"
@@ -82,12 +82,9 @@ def load_run_view(index: int, path: Path, dataset: Dataset, judge: str) -> RunVi
     except OSError as exc:
         view.problems = [f"{path}: cannot read: {exc.strerror or exc}"]
         return view
-    ref = view.run.manifest.dataset
-    if dataset.sha256 and ref.sha256 != dataset.sha256:
-        view.warnings.append(
-            f"{view.name}: made on dataset {ref.name} {ref.version} (sha256 {ref.sha256[:12]}…), "
-            f"not on the dataset served ({dataset.manifest.name} {dataset.manifest.version})"
-        )
+    mismatch = dataset_mismatch(view.run, dataset, "the dataset served")
+    if mismatch:
+        view.warnings.append(f"{view.name}: {mismatch}")
     try:
         _score(view, dataset, judge)
     except Exception as exc:  # noqa: BLE001 - any scoring failure is shown, never a crash
