@@ -56,6 +56,7 @@ from typing import Any, NamedTuple
 from rapidfuzz.distance import OSA
 
 from proevent.evaluate import gazetteer
+from proevent.evaluate.aliases import TOKEN, AliasIndex, tokens_match
 from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
 
@@ -80,16 +81,22 @@ _HOME = frozenset({"place", "house", "flat", "apartment", "home"})
 """Home words: "Tom's place" = "Tom's house" = "Tom's"."""
 _STREET_TYPES = frozenset({"street", "road", "avenue", "boulevard", "lane", "drive", "court", "parkway", "square",
                            "highway", "way", "close", "crescent", "terrace"})
+_STATION_WORDS = frozenset({"station"})
+"""A station qualifier may lack the word ("at Kings Cross" / "King's Cross station"), unless the bare
+name is a city ("Leeds station" is not "Leeds")."""
 _COMPASS = frozenset({"n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west"})
 _VENUE_TYPES = frozenset({"pub", "bar", "cafe", "coffee", "restaurant", "studio", "gym"})
 """A venue's kind, added to its name: "Old Bell" = "Old Bell pub"."""
+_VENUE_PREFIXES = frozenset({"restaurant", "ristorante", "restaurante", "trattoria", "osteria", "pizzeria", "cafe",
+                             "caffe", "brasserie", "bistro", "taverna", "taberna", "gasthaus", "gasthof"})
+"""A venue's kind written before its name: "Ristorante Da Enzo" = "Da Enzo"."""
 _PLACE_KINDS = _STREET_TYPES | _HOME | _VENUE_TYPES | frozenset({
     "beach", "station", "airport", "hauptbahnhof", "market", "express", "hub", "inn", "hotel", "motel", "park",
     "garden", "gardens", "centre", "mall", "shop", "store", "hall", "museum", "gallery", "church", "school",
     "college", "university", "hospital", "library", "office", "stadium", "arena", "terminal", "gate", "platform",
     "room", "floor", "building", "court", "pitch", "field", "car", "bridge", "tower", "castle", "palace",
     "opera", "theatre", "cinema", "zoo", "lake", "river", "hill", "bay", "port", "harbour", "pier", "quay",
-    "grill", "kitchen", "diner", "bakery", "thai", "deli", "roastery", "reserve", "outlet", "annex", "wing",
+    "grill", "kitchen", "diner", "bakery", "thai", "deli", "roastery", "reserve", "outlet", "annex", "wing", "corner",
 })
 """Words that make a different place when added to a name ("Brighton" / "Brighton Beach")."""
 _TRANSLIT = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "æ": "ae", "œ": "oe", "þ": "th"})
@@ -170,6 +177,8 @@ def _words(part: str) -> tuple[tuple[str, ...], bool]:
         if unit and folded and folded[-1][0] in _TENS:  # "Forty-Second" is "42nd"
             w = f"{_TENS[folded.pop()[0]] // 10}{w}"
         folded.append((w, mark))
+    folded = [f for i, f in enumerate(folded)  # "JFK International Airport" is "JFK Airport"
+              if not (f[0] == "international" and folded[i + 1:i + 2] and folded[i + 1][0] == "airport")]
     if len(folded) > 1 and folded[-1][0] in _HOME and folded[-2][1]:
         folded.pop()  # "Tom's place" -> "toms'"
         folded[-1] = (folded[-1][0] + _HOME_MARK, False)
@@ -189,6 +198,8 @@ def _bind(words: list[str]) -> tuple[str, ...]:
     """Labels joined to their numbers or letters ("room_2_13", "floor_2" for "2nd floor"), a compass
     point to the place word after it ("north_gate"), and a named room read in one form ("Meeting
     room Fjord", "Fjord room": "room_fjord"); a bag of words then keeps which number is whose."""
+    words = [w for i, w in enumerate(words)  # "Lecture Hall H3" is "Hall H3"
+             if not (w in _ROOM_KINDS and words[i + 1:i + 2] == ["hall"] and _code("".join(words[i + 2:i + 3])))]
     unkinded = [w for i, w in enumerate(words) if not (w in _ROOM_KINDS and words[i + 1:i + 2] == ["room"])]
     if len(unkinded) == 2 and "room" in unkinded:
         name = unkinded[1] if unkinded[0] == "room" else unkinded[0]
@@ -233,7 +244,7 @@ def parse(location: str) -> Parsed:
     """The head and qualifiers of a location, each as canonical words (empty parts left out)."""
     raw_parts = _SPLIT.split(location.strip())
     read = [_words(p) for p in raw_parts]
-    parts = tuple(w for w, _ in read if w)
+    parts = tuple(_aliases().fold(w) for w, _ in read if w)
     norm = normalize_location(location).translate(_TRANSLIT)
     if not parts:
         parts = ((norm,),)
@@ -260,6 +271,8 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     """Equal, equal but for a trailing "s", or a typo apart (see the module
     docstring); ``pinned`` (the rest of the name matched a distinctive word) lets a short word
     lose or gain a doubled letter."""
+    if x[:1] == TOKEN or y[:1] == TOKEN:  # a known place: the same when the two share a place
+        return tokens_match(x, y)
     hx, hy = x.endswith(_HOME_MARK), y.endswith(_HOME_MARK)
     if hx or hy:  # an owner's home: "toms'" is "toms", never "tom"
         x, y = x.rstrip(_HOME_MARK), y.rstrip(_HOME_MARK)
@@ -342,11 +355,11 @@ def _qualifier_match(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
     ("Yonge" / "Yonge Street", "Pennsylvania Avenue" / "Pennsylvania Avenue NW")."""
     if words_match(q, r):
         return True
-    for drop in (_STREET_TYPES, _COMPASS):
+    for drop in (_STREET_TYPES, _COMPASS, _STATION_WORDS):
         if any(w in drop for w in q) != any(w in drop for w in r):
             q2, r2 = tuple(w for w in q if w not in drop), tuple(w for w in r if w not in drop)
             bare = r if any(w in drop for w in q) else q  # a street named after a city is not the city
-            city = drop is _STREET_TYPES and gazetteer.is_place_name(_key(bare))  # ("Liverpool Street")
+            city = drop is not _COMPASS and gazetteer.is_place_name(_key(bare))  # ("Liverpool Street")
             if q2 and r2 and words_match(q2, r2) and not city:
                 return True
     return False
@@ -368,7 +381,8 @@ def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str) -> b
         return False
     short_is_place = gazetteer.is_place_name(_key(short))
     if words_match(short, long[1:]):  # a city before a name of its own ("Paris Gare du Nord")
-        return not short_is_place and any(w not in _GENERIC for w in short) and _place_word(long[0])
+        return not short_is_place and any(w not in _GENERIC for w in short) and (
+            _place_word(long[0]) or (long[0] in _VENUE_PREFIXES and not _chain(short)))
     if not words_match(short, long[: len(short)]):
         return False
     extra = long[-1]
@@ -381,7 +395,7 @@ def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str) -> b
     if _place_word(extra):
         return True
     last_raw = raw_long.split()[-1] if raw_long.split() else ""
-    distinctive = (len(short) >= 2 or len(short[0]) >= 7) and not _chain(short)
+    distinctive = (len(short) >= 2 or len(short[0]) >= 7 or short[0][:1] == TOKEN) and not _chain(short)
     return distinctive and extra.isalpha() and len(extra) >= 3 and last_raw[:1].isupper() and extra not in _PLACE_KINDS
 
 
@@ -413,9 +427,49 @@ def _namesake(head: tuple[str, ...], extra: list[tuple[str, ...]]) -> bool:
     return False
 
 
-def same_place(a: str, b: str) -> bool:
-    """The ``places`` rule on two location strings (symmetric; see the module docstring)."""
-    pa, pb = parse(a), parse(b)
+@lru_cache(maxsize=1)
+def _aliases() -> AliasIndex:
+    """The alias table in canonical words (built on the first question)."""
+    return AliasIndex(gazetteer.alias_table(), lambda name: _words(name)[0], gazetteer.is_place_name)
+
+
+@lru_cache(maxsize=65536)
+def _tagged(location: str, hits: frozenset[str]) -> Parsed:
+    """A location with the names of known places as tokens (:mod:`proevent.evaluate.aliases`),
+    ``hits`` the places whose cues the event's description has; the parse itself when none."""
+    parsed = parse(location)
+    parts = tuple(_aliases().tag(p, hits) for p in parsed.parts)
+    if parts == parsed.parts:
+        return parsed
+    return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p))
+
+
+def _tokens(parsed: Parsed) -> set[str]:
+    return {w for w in parsed.parts[0] if w[:1] == TOKEN}
+
+
+def hits(description: str) -> frozenset[str]:
+    """The places of the alias table whose cues an event's description has."""
+    return _aliases().hits(description)
+
+
+def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
+    """The ``places`` rule on two location strings (symmetric; see the module docstring); ``cues``
+    are the known places the event's description points at (:func:`hits`). Known places decide
+    when both heads name some: the same when they share one ("JFK" / "John F. Kennedy International
+    Airport"), different when they share none ("Louvre" / "Louvre-Lens"); the written forms decide
+    the rest, read with and without the known places' tokens."""
+    ta, tb = _tagged(a, cues), _tagged(b, cues)
+    known_a, known_b = _tokens(ta), _tokens(tb)
+    if known_a and known_b and not any(tokens_match(x, y) for x in known_a for y in known_b):
+        return False
+    if _same(parse(a), parse(b)):
+        return True
+    return (ta is not parse(a) or tb is not parse(b)) and _same(ta, tb)
+
+
+def _same(pa: Parsed, pb: Parsed) -> bool:
+    """The rule on two parsed locations."""
     if (words_match(pa.flat, pb.flat) and _in_order(pa, pb, pa.flat, pb.flat)) or _acronym(pa.norm, pb.norm) \
             or _acronym(pb.norm, pa.norm):
         return True
@@ -443,7 +497,8 @@ def _chains() -> tuple[tuple[str, ...], ...]:
 @lru_cache(maxsize=4096)
 def _chain(head: tuple[str, ...]) -> bool:
     """The head names a chain (``data/chain_names.txt``): "Costa Coffee", "Pret A Manger"."""
-    return any(len(head) >= len(c) and words_match(c, head[: len(c)]) for c in _chains())
+    return any(len(head) >= len(c) and words_match(c, head[: len(c)]) for c in _chains()) or any(
+        "chain" in _aliases().kinds(w) for w in head)
 
 
 def _branch(q: tuple[str, ...]) -> bool:
@@ -468,5 +523,34 @@ class PlacesJudge(LocationJudge):
 
     name = "places"
 
+    def same(self, a: str | None, b: str | None, context: Any = None) -> bool:
+        cues = hits(_description(context))
+        if not cues or a is None or b is None:
+            return super().same(a, b, context)
+        key = (a, b, cues) if a <= b else (b, a, cues)
+        hit = self._cued.get(key)
+        if hit is None:
+            hit = self._cued[key] = normalize_location(a) == normalize_location(b) or same_place(a, b, cues)
+        return hit
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cued: dict[tuple[str, str, frozenset[str]], bool] = {}
+        """Decisions that the description's cues took part in (cached apart from the plain ones)."""
+
     def decide(self, na: str, nb: str, a: str, b: str, context: Any) -> bool:
         return same_place(a, b)
+
+
+def _description(context: Any) -> str:
+    """The event descriptions a judge's context carries: a labelled pair's, or those of the gold
+    and predicted events (or operations' events) the scorer passes."""
+    items = context if isinstance(context, tuple) else (context,)
+    texts = []
+    for item in items:
+        text = getattr(item, "description", None)
+        if text is None:
+            text = getattr(getattr(item, "event", None), "description", None)
+        if isinstance(text, str):
+            texts.append(text)
+    return " ".join(texts)

@@ -1,0 +1,181 @@
+"""Known places' names for the ``places`` judge, from the hand-written alias table
+(``data/place_aliases.json``, read by :func:`proevent.evaluate.gazetteer.alias_table`).
+
+A location's words are first *folded*: a city's other-language name is read as its English one
+("München" is "Munich"), and a city's central station written in any of its usual ways is one
+word ("Amsterdam Centraal", "Amsterdam CS", "Munich Hbf", "Milano Centrale", "Zürich HB":
+the city and "hauptbahnhof"). Then the words that name a place of the table are *tagged*: the
+longest run of words that is one of its names becomes one token ``@id`` (``@id1|id2`` when the
+name is several places'), with the kind's words around it taken in ("Heathrow Airport",
+"Estadio Santiago Bernabéu"). A code (an IATA airport code, an acronym written in capitals in the
+table) tags only a part that is the code alone or with its kind's words or a terminal ("LHR",
+"JFK Airport", "LHR T5"), so that a common word ("sea", "man") inside a name is left alone; after
+an airport "T5" is "Terminal 5". An ``ask`` nickname that is a common word ("the Garden",
+"the Met") tags only when the event's description has one of the place's cues ("Knicks game").
+
+An ambiguous name is narrowed first by a kind word after it ("the Met museum", "the Met Opera"),
+then by the description's cues; two tokens are the same place when their sets share a place, so
+an ambiguous name is the same as another side only when that side names one of its places.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+
+from proevent.evaluate.gazetteer import AliasTable
+from proevent.evaluate.normalize import normalize_location
+
+TOKEN = "@"
+"""Starts a tagged place's token ("@LHR", "@tate-britain|tate-modern")."""
+_STATION = "hauptbahnhof"
+_CENTRAL_FORMS = (("centraal", "station"), ("central", "station"), ("main", "station"), ("centraal",),
+                  ("centrale",), ("cs",), ("hb",), ("hovedbanegard",), ("centralstation",), ("hlavni", "nadrazi"),
+                  ("glowny",), ("central", "railway", "station"), ("hauptbahnhof",))
+"""Ways of writing a city's central station after the city's name (with "Hbf" already folded)."""
+_TERMINAL = re.compile(r"^t(\d{1,2}[a-z]?)$")
+_TERMINAL_WORD = re.compile(r"^terminal_\w+$")
+
+
+class AliasIndex:
+    """The alias table read in a judge's canonical words (``canon``: a name to its words)."""
+
+    def __init__(self, table: AliasTable, canon: Callable[[str], tuple[str, ...]],
+                 is_city: Callable[[str], bool]) -> None:
+        self._is_city = is_city
+        self.exonyms: dict[tuple[str, ...], tuple[str, ...]] = {}
+        for english, others in table.exonyms.items():
+            target = canon(english)
+            for other in others:
+                self.exonyms[canon(other)] = target
+        self.kind_of = {p.id: p.kind for p in table.places}
+        self.kind_words = {k: tuple(sorted({self.fold(canon(w)) for w in ws}, key=len, reverse=True))
+                           for k, ws in table.kinds.items()}
+        self.names: dict[tuple[str, ...], set[str]] = {}
+        self.codes: dict[tuple[str, ...], set[str]] = {}
+        self.ask: dict[tuple[str, ...], set[str]] = {}
+        self.cues: dict[str, tuple[str, ...]] = {}
+        for place in table.places:
+            for book, names in ((self.names, place.names), (self.codes, place.codes), (self.ask, place.ask)):
+                for name in names:
+                    key = self.fold(canon(name))
+                    if key:
+                        book.setdefault(key, set()).add(place.id)
+            self.cues[place.id] = tuple(f" {normalize_location(c)} " for c in place.cues)
+        self.longest = max(len(k) for k in [*self.names, *self.ask, *self.exonyms])
+
+    def fold(self, words: tuple[str, ...]) -> tuple[str, ...]:
+        """Other-language city names in English, and a city's central station as one word."""
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            for j in range(min(len(words), i + 4), i, -1):
+                hit = self.exonyms.get(words[i:j])
+                if hit is not None:
+                    out.extend(hit)
+                    i = j
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        return self._station(tuple(out))
+
+    def _station(self, words: tuple[str, ...]) -> tuple[str, ...]:
+        """A city's name and a central-station form after it as the city and "hauptbahnhof", a
+        "station" before or after taken in ("Station Utrecht Centraal", "Utrecht CS")."""
+        for start in range(len(words)):
+            for cut in range(start + 1, len(words)):
+                if not self._is_city(" ".join(words[start:cut])):
+                    continue
+                for form in _CENTRAL_FORMS:
+                    end = cut + len(form)
+                    if words[cut:end] == form:
+                        head = words[:start - 1] if start and words[start - 1] == "station" else words[:start]
+                        end += words[end:end + 1] == ("station",)
+                        return (*head, *words[start:cut], _STATION, *words[end:])
+        return words
+
+    def hits(self, description: str) -> frozenset[str]:
+        """The places whose cues the description has (whole words)."""
+        if not description:
+            return frozenset()
+        text = f" {normalize_location(description)} "
+        return frozenset(pid for pid, cues in self.cues.items() if any(c in text for c in cues))
+
+    def _kind_word(self, words: tuple[str, ...], at: int, ids: set[str], before: bool) -> tuple[int, set[str]]:
+        """The length of a kind word of one of ``ids`` ending (``before``) or starting at ``at``,
+        and the places of that kind (``0`` and ``ids`` when there is none)."""
+        for kind in sorted({self.kind_of[i] for i in ids}):
+            for kw in self.kind_words[kind]:
+                span = words[at - len(kw):at] if before else words[at:at + len(kw)]
+                if kw and span == kw and (not before or at - len(kw) >= 0):
+                    return len(kw), {i for i in ids if self.kind_of[i] == kind}
+        return 0, ids
+
+    def _code(self, words: tuple[str, ...]) -> tuple[str, ...] | None:
+        """A part that is a code alone or with its kind's words or a terminal, tagged."""
+        for i in range(len(words)):
+            for j in range(len(words), i, -1):
+                ids = self.codes.get(words[i:j])
+                if ids is None:
+                    continue
+                before, ids1 = self._kind_word(words, i, set(ids), before=True)
+                after, ids2 = self._kind_word(words, j, ids1, before=False)
+                rest = words[j + after:]
+                if i - before == 0 and all(_TERMINAL.match(w) or _TERMINAL_WORD.match(w) for w in rest):
+                    return self._terminals((self._token(ids2), *rest))
+        return None
+
+    def _token(self, ids: Iterable[str]) -> str:
+        return TOKEN + "|".join(sorted(ids))
+
+    def _terminals(self, words: tuple[str, ...]) -> tuple[str, ...]:
+        """After an airport, "T5" is "Terminal 5"."""
+        if not any(w.startswith(TOKEN) and "airport" in self.kinds(w) for w in words):
+            return words
+        return tuple(f"terminal_{m.group(1)}" if (m := _TERMINAL.match(w)) else w for w in words)
+
+    def tag(self, words: tuple[str, ...], hits: frozenset[str]) -> tuple[str, ...]:
+        """``words`` with the runs that name a place of the table as tokens (see the module docstring)."""
+        coded = self._code(words)
+        if coded is not None:
+            return coded
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            found: tuple[int, set[str]] | None = None
+            for j in range(min(len(words), i + self.longest), i, -1):
+                span = words[i:j]
+                ids = set(self.names.get(span, ())) | (self.ask.get(span, set()) & hits)
+                if ids:
+                    found = (j, ids)
+                    break
+            if found is None:
+                out.append(words[i])
+                i += 1
+                continue
+            j, ids = found
+            after, ids = self._kind_word(words, j, ids, before=False)
+            before, ids = self._kind_word(tuple(out), len(out), ids, before=True)
+            del out[len(out) - before:]
+            if len(ids) > 1 and ids & hits:
+                ids &= hits
+            out.append(self._token(ids))
+            i = j + after
+        return self._terminals(tuple(out))
+
+    def kinds(self, token: str) -> set[str]:
+        """The kinds of the places a token names (empty for a word)."""
+        return {self.kind_of[i] for i in ids(token)}
+
+
+@lru_cache(maxsize=65536)
+def ids(token: str) -> frozenset[str]:
+    """The places a token names (empty for a plain word)."""
+    return frozenset(token[1:].split("|")) if token.startswith(TOKEN) else frozenset()
+
+
+def tokens_match(x: str, y: str) -> bool:
+    """Two tokens name a common place."""
+    return bool(ids(x) & ids(y))
