@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
@@ -11,7 +12,29 @@ from proevent.timeexpr.corrections import correct
 from proevent.timeexpr.days import read_days
 from proevent.timeexpr.durations import read_durations
 from proevent.timeexpr.mentions import Reading
-from proevent.timeexpr.vocabulary import fold
+from proevent.timeexpr.vocabulary import _RE_DIGIT, fold, tokens, vocabulary
+
+_V = vocabulary()
+_RE_RUN = re.compile(r"[a-z]+")
+
+
+def _needed(phrases: list[str]) -> frozenset[str]:
+    """For each phrase, its longest letter run (the last of equal ones): where a phrase matches on
+    word boundaries, each of its letter runs is a letter run of the text, which must hold this one."""
+    return frozenset(max(reversed(_RE_RUN.findall(str(p).lower())), key=len) for p in phrases)
+
+
+NEEDED = _needed([
+    *_V.relative_days, *_V.more_relative_days, *_V.day_part_words,  # "today", "tonite", "this arvo"
+    *_V.weekdays, *_V.weekday_abbreviations, *_V.weekend_words,  # "fri", "fri to sun", "this weekend"
+    *(w for w in _V.part_words if w != "am"),  # "in the morning"; "am" alone only after a day
+    *(u for u in _V.duration_units if len(u) >= 2),  # "half an hour", "two hours", "in a week", "all day"
+    *_V.relation_words,  # "after work"
+    "noon", "midday", "midnight", *(w for w, n in _V.number_words.items() if 1 <= n <= 12),  # "at seven"
+])
+"""The words of which a message without a digit must hold one for :func:`read` to find anything
+(the readers' own gates, see :mod:`days`, :mod:`durations`, :mod:`clock`, :mod:`spans`: every
+pattern needs a digit or one of these; corrections only mark what the others found)."""
 
 
 def read(text: str, ref: datetime, usual_hours: Hours | None = None) -> Reading:
@@ -31,9 +54,22 @@ def read(text: str, ref: datetime, usual_hours: Hours | None = None) -> Reading:
     return _read(text, ref, usual_hours)
 
 
+def nothing_to_read(text: str) -> bool:
+    """True when ``text`` (folded) holds no digit and no word of :data:`NEEDED`: :func:`read` finds
+    nothing in it (two thirds of chat messages: "lol", "sounds good"), so it is not read at all."""
+    return not _RE_DIGIT.search(text) and tokens(text).isdisjoint(NEEDED)
+
+
 @lru_cache(maxsize=65536)
 def _read(original: str, ref: datetime, usual_hours: Hours | None) -> Reading:
     text = fold(original)
+    if nothing_to_read(text):
+        return Reading(text=original, ref=ref)
+    return read_all(original, text, ref, usual_hours)
+
+
+def read_all(original: str, text: str, ref: datetime, usual_hours: Hours | None) -> Reading:
+    """:func:`read` without the :func:`nothing_to_read` gate (``text`` is ``original`` folded)."""
     days, parts, ranges = read_days(text, ref)
     durations, relatives = read_durations(text)
     taken = [(d.start, d.end) for d in days] + [(r.start, r.end) for r in ranges]

@@ -1,0 +1,95 @@
+"""The whole-message gate of :func:`proevent.timeexpr.read`: a message it lets through unread
+(no digit, none of the words the readers need) must be one the full reader finds nothing in,
+so gated and ungated reading are the same on every text."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from proevent.generate import GeneratorConfig, generate_dataset
+from proevent.io import load_dataset
+from proevent.timeexpr import Reading, read, vocabulary
+from proevent.timeexpr.reader import NEEDED, nothing_to_read, read_all
+from proevent.timeexpr.vocabulary import fold
+
+ROOT = Path(__file__).resolve().parents[2]
+REF = datetime(2026, 3, 10, 21, 30)  # a Tuesday evening
+
+
+def _vocabulary_words() -> list[str]:
+    """Every word and phrase of the vocabulary file: the material any reader pattern is made of."""
+    v = vocabulary()
+    out: list[str] = []
+    for value in vars(v).values():
+        items = value.keys() if isinstance(value, dict) else value if isinstance(value, (tuple, frozenset)) else ()
+        out += [w for w in items if isinstance(w, str)]
+    return sorted(set(out))
+
+
+WORDS = _vocabulary_words()
+FILLER = ["lol", "ok", "sounds good", "see you", "the", "at", "in the", "on", "next", "this", "it", "mine",
+          "half", "quarter", "past", "to", "o'clock", "ish", "-ish", "or", "not", "wait no", "*", "@", "£", "x"]
+PIECES = st.one_of(st.sampled_from(WORDS), st.sampled_from(FILLER), st.sampled_from(sorted(NEEDED)),
+                   st.text(alphabet="aeioustnrlmkıİſK’'-_ .,!?é🙂\n", max_size=6),
+                   st.text(max_size=4), st.integers(0, 40).map(str))
+SEPARATORS = st.sampled_from([" ", "  ", ", ", "-", "", "'", "’", "_", "é", "!", "\n"])
+TEXTS = st.lists(st.tuples(PIECES, SEPARATORS), max_size=8).map(lambda xs: "".join(p + s for p, s in xs))
+
+
+def _empty(r: Reading) -> bool:
+    return not (r.days or r.clocks or r.parts or r.durations or r.relatives or r.ranges)
+
+
+def _agree(text: str, ref: datetime, hours: tuple[int, int] | None = None) -> None:
+    full = read_all(text, fold(text), ref, hours)
+    assert read(text, ref, hours) == full
+    if nothing_to_read(fold(text)):
+        assert _empty(full), text
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXTS, st.sampled_from([str.lower, str.upper, str.title, lambda s: s]),
+       st.integers(0, 6 * 24 * 4).map(lambda q: REF + timedelta(minutes=15 * q)),
+       st.sampled_from([None, (17, 24), (7, 11)]))
+def test_gated_reading_equals_full_reading_on_random_text(text: str, case, ref: datetime, hours) -> None:
+    _agree(case(text), ref, hours)
+
+
+@pytest.mark.parametrize("folder", ["handwritten", "booking", "tiny"])
+def test_gated_reading_equals_full_reading_on_written_chats(folder: str) -> None:
+    ds = load_dataset(ROOT / "examples" / folder)
+    for case in ds.cases:
+        for step in case.steps:
+            for m in step.messages:
+                _agree(m.text, datetime.fromisoformat(m.time))
+                _agree(m.text, datetime.fromisoformat(m.time), (17, 24))
+
+
+def test_gated_reading_equals_full_reading_on_generated_chats(tmp_path: Path) -> None:
+    ds = generate_dataset(GeneratorConfig(cases=40, seed=3), tmp_path / "gen")
+    gated = 0
+    for case in ds.cases:
+        for step in case.steps:
+            for m in step.messages:
+                _agree(m.text, datetime.fromisoformat(m.time))
+                gated += nothing_to_read(fold(m.text))
+    assert gated > 0  # the gate is exercised, not only the full reader
+
+
+@pytest.mark.parametrize("text", ["lol", "sounds good 🙂", "ok see you there", "can't wait!", "I am in", "may be"])
+def test_texts_without_a_time_are_not_read(text: str) -> None:
+    assert nothing_to_read(fold(text))
+    assert _empty(read(text, REF))
+
+
+@pytest.mark.parametrize("text", ["8?", "tmrw", "sat", "after work", "half an hour", "at seven", "noon",
+                                  "this arvo", "in the morning", "all day", "this weekend", "2moro", "ſat",
+                                  "\u212aick off at noon"])
+def test_texts_with_a_digit_or_a_needed_word_are_read(text: str) -> None:
+    assert not nothing_to_read(fold(text))
+    assert not _empty(read(text, REF))
