@@ -165,6 +165,15 @@ class AliasIndex:
             i = j + after
         return self._terminals(tuple(out))
 
+    def tag_parts(self, parts: tuple[tuple[str, ...], ...], hits: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+        """Each part tagged; first a name written across parts is one ("University of California,
+        Berkeley", "Columbia University in the City of New York")."""
+        for k in range(len(parts), 1, -1):
+            joined = tuple(w for p in parts[:k] for w in p)
+            if joined in self.names:
+                return ((self._token(self.names[joined]),), *(self.tag(p, hits) for p in parts[k:]))
+        return tuple(self.tag(p, hits) for p in parts)
+
     def kinds(self, token: str) -> set[str]:
         """The kinds of the places a token names (empty for a word)."""
         return {self.kind_of[i] for i in ids(token)}

@@ -430,7 +430,10 @@ def _namesake(head: tuple[str, ...], extra: list[tuple[str, ...]]) -> bool:
 @lru_cache(maxsize=1)
 def _aliases() -> AliasIndex:
     """The alias table in canonical words (built on the first question)."""
-    return AliasIndex(gazetteer.alias_table(), lambda name: _words(name)[0], gazetteer.is_place_name)
+    def canon(name: str) -> tuple[str, ...]:  # read as a location is, its parts joined
+        return tuple(w for part in _SPLIT.split(name.strip()) for w in _words(part)[0])
+
+    return AliasIndex(gazetteer.alias_table(), canon, gazetteer.is_place_name)
 
 
 @lru_cache(maxsize=65536)
@@ -438,7 +441,7 @@ def _tagged(location: str, hits: frozenset[str]) -> Parsed:
     """A location with the names of known places as tokens (:mod:`proevent.evaluate.aliases`),
     ``hits`` the places whose cues the event's description has; the parse itself when none."""
     parsed = parse(location)
-    parts = tuple(_aliases().tag(p, hits) for p in parsed.parts)
+    parts = _aliases().tag_parts(parsed.parts, hits)
     if parts == parsed.parts:
         return parsed
     return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p))
