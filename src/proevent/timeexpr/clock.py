@@ -24,12 +24,13 @@ from dataclasses import replace
 
 from proevent.timeexpr.mentions import Clock, ClockMention, DayMention, Duration, PartOfDay
 from proevent.timeexpr.spans import both_halves, default_pick, time_spans
-from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, tokens, vocabulary
+from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, first_words, tokens, vocabulary
 
 _V = vocabulary()
 Hours = tuple[int, int]
 
 _RE_ACTIVITY = re.compile(rf"\b({alternation(_V.activity_hours)})\b", re.I)
+_ACTIVITY_FIRST = first_words(_V.activity_hours)
 _AMPM_AHEAD = r"\s*(?:a\.?m\b|p\.?m\b|a\.m\.|p\.m\.)"
 _RE_RANGE = re.compile(
     r"(?<![\d:.£$€/#])\b(?:(from|between)\s+)?(\d{1,2})(?:([:.])(\d{2}))?\s*(-|–|to|till|til|until|and)\s*"
@@ -96,6 +97,8 @@ _RE_LINK = re.compile(
 
 def usual_hours(text: str) -> Hours | None:
     """The usual hours of the first activity ``text`` names ("Dinner with Tom" → (17, 24)), else ``None``."""
+    if text.isascii() and tokens(text).isdisjoint(_ACTIVITY_FIRST):
+        return None  # no activity's first word: the pattern cannot match (a set test before the regex)
     m = _RE_ACTIVITY.search(text)
     return _V.activity_hours[m.group(1).lower()] if m else None
 

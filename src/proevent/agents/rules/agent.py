@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 
 from proevent.agents.protocol import Action, ChatUpdate, Observation
@@ -51,7 +52,7 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.reading import Context, Features, activity_of, features, read_features
+from proevent.agents.rules.reading import MEMO, Context, Features, activity_of, features, read_features
 from proevent.agents.rules.state import (
     ChatState,
     Draft,
@@ -82,6 +83,14 @@ _RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im)
 """A whole message that answers a roll-call by volunteering ("me")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
+
+
+@lru_cache(maxsize=MEMO)
+def _marks(f: Features) -> tuple[re.Match[str] | None, bool]:
+    """The message's "straight after X" and whether it asks where (both modes play every message)."""
+    return _RE_AFTER.search(f.folded), _RE_WHERE.search(f.folded) is not None
+
+
 _RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")
 
 
@@ -164,7 +173,7 @@ class RulesAgent:
         f = features(msg.text, sent_at(msg.time), self.cues)
         service = self._is_service(state, chat, user, f, sender)
         about, named = self._link(f, chat, user, work, state)
-        after = _RE_AFTER.search(f.folded)
+        after, asks_where = _marks(f)
         before_it = after_slot(after, f, work) if after else None
         if before_it is not None and about == before_it.id:
             about, named = None, False  # "straight after yoga": yoga is the reference, not the subject
@@ -196,7 +205,7 @@ class RulesAgent:
             move = Acceptance(sender)  # "same": the yes of the one before
         if isinstance(move, Proposal):
             move.named = named
-        if _RE_WHERE.search(f.folded):
+        if asks_where:
             state.where_asked = True
         elif getattr(move, "values", None) is not None and move.values.place is not None:
             state.where_asked = False

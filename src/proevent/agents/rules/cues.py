@@ -62,11 +62,16 @@ class CueFile(BaseModel):
 
 
 _RE_ELONGATED = re.compile(r"([a-z])\1{2,}", re.I)
+_RE_TRIPLE = re.compile("|".join(c * 3 for c in "abcdefghijklmnopqrstuvwxyz"))
+"""A letter three times: in ASCII lower-case text, where :data:`_RE_ELONGATED` can match (a faster test)."""
 
 
 def fold(text: str) -> str:
     """Lower case, curly apostrophes straight, elongations folded ("yesss" -> "yes", "noooo" -> "no")."""
-    return _RE_ELONGATED.sub(r"\1", text.lower().replace("’", "'"))
+    low = text.lower().replace("’", "'")
+    if low.isascii() and not _RE_TRIPLE.search(low):
+        return low
+    return _RE_ELONGATED.sub(r"\1", low)
 
 
 def _pattern(words: list[str]) -> re.Pattern[str]:

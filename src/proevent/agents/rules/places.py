@@ -58,6 +58,7 @@ def mask(text: str, ref: datetime) -> str:
     return _RE_LEAD_BEFORE.sub(blank, masked)
 
 
+@lru_cache(maxsize=4096)
 def call_place(text: str) -> str | None:
     """ "over zoom", "on teams" -> the service's name ("Zoom")."""
     m = _RE_CALL.search(text)

@@ -213,17 +213,21 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
         whole = [d for d in r.durations if d.minutes >= 24 * 60 and d.minutes % (24 * 60) == 0]
         if whole:
             v.end_day = v.day + timedelta(days=whole[0].minutes // (24 * 60))  # "2 nights from friday"
-    if _RE_CLEAR_PLACE.search(f.folded):
-        v.place = CLEARED
-    elif _RE_USUAL.search(f.folded):
-        v.place = USUAL  # resolved against the timetable by the agent
-    elif _RE_LAST.search(f.folded):
-        v.place = LAST
-    else:
-        place = call_place(f.masked) or find_place(f.masked, cues) or _place_instead(f, cues)
-        if place is not None and not in_reason(f, f.masked.find(place)):
-            v.place = place
+    v.place = _place_of(f, cues)
     return v
+
+
+@lru_cache(maxsize=MEMO)
+def _place_of(f: Features, cues: Cues) -> str | None:
+    """The place the message names (outside a reason), or a marker: it depends on the message alone."""
+    if _RE_CLEAR_PLACE.search(f.folded):
+        return CLEARED
+    if _RE_USUAL.search(f.folded):
+        return USUAL  # resolved against the timetable by the agent
+    if _RE_LAST.search(f.folded):
+        return LAST
+    place = call_place(f.masked) or find_place(f.masked, cues) or _place_instead(f, cues)
+    return place if place is not None and not in_reason(f, f.masked.find(place)) else None
 
 
 _RE_INSTEAD = re.compile(r"([^,.;!?\n\0]{2,40}?)\s+instead\b", re.I)
