@@ -1,17 +1,18 @@
 """Known places' names for the ``places`` judge, from the hand-written alias table
 (``data/place_aliases.json``, read by :func:`proevent.evaluate.gazetteer.alias_table`).
 
-A location's words are first *folded*: a city's other-language name is read as its English one
-("München" is "Munich"), and a city's central station written in any of its usual ways is one
-word ("Amsterdam Centraal", "Amsterdam CS", "Munich Hbf", "Milano Centrale", "Zürich HB":
-the city and "hauptbahnhof"). Then the words that name a place of the table are *tagged*: the
-longest run of words that is one of its names becomes one token ``@id`` (``@id1|id2`` when the
-name is several places'), with the kind's words around it taken in ("Heathrow Airport",
-"Estadio Santiago Bernabéu"). A code (an IATA airport code, an acronym written in capitals in the
-table) tags only a part that is the code alone or with its kind's words or a terminal ("LHR",
-"JFK Airport", "LHR T5"), so that a common word ("sea", "man") inside a name is left alone; after
-an airport "T5" is "Terminal 5". An ``ask`` nickname that is a common word ("the Garden",
-"the Met") tags only when the event's description has one of the place's cues ("Knicks game").
+A location's words are first *folded*: a city's other name (another language's, an old name, a
+nickname) is read as its English one ("München" is "Munich", "Philly" is "Philadelphia"), and a
+city's central station written in any of its usual ways is one word ("Amsterdam Centraal",
+"Amsterdam CS", "Munich Hbf", "Milano Centrale", "Zürich HB": the city and "hauptbahnhof").
+Then the words that name a place of the table are *tagged*: the longest run of words that is one
+of its names becomes one token ``@id`` (``@id1|id2`` when the name is several places'), with the
+kind's words around it taken in ("Heathrow Airport", "Estadio Santiago Bernabéu"). A code (an
+IATA airport code, an acronym written in capitals in the table) tags only a part that is the code
+alone or with its kind's words or a terminal ("LHR", "JFK Airport", "LHR T5"), so that a common
+word ("sea", "man") inside a name is left alone; after an airport "T5" is "Terminal 5". An
+``ask`` nickname that is a common word ("the Garden", "the Met") tags only when the event's
+description has one of the place's cues ("Knicks game").
 
 An ambiguous name is narrowed first by a kind word after it ("the Met museum", "the Met Opera"),
 then by the description's cues; two tokens are the same place when their sets share a place, so
@@ -35,7 +36,8 @@ _CENTRAL_FORMS = (("centraal", "station"), ("central", "station"), ("main", "sta
                   ("glowny",), ("central", "railway", "station"), ("hauptbahnhof",))
 """Ways of writing a city's central station after the city's name (with "Hbf" already folded)."""
 _TERMINAL = re.compile(r"^t(\d{1,2}[a-z]?)$")
-_TERMINAL_WORD = re.compile(r"^terminal_\w+$")
+_TERMINAL_WORD = re.compile(r"(^terminal_\w+|_terminal)$")
+"""A terminal bound to its number or compass point ("terminal_5", "north_terminal")."""
 
 
 class AliasIndex:
@@ -44,11 +46,13 @@ class AliasIndex:
     def __init__(self, table: AliasTable, canon: Callable[[str], tuple[str, ...]],
                  is_city: Callable[[str], bool]) -> None:
         self._is_city = is_city
-        self.exonyms: dict[tuple[str, ...], tuple[str, ...]] = {}
-        for english, others in table.exonyms.items():
-            target = canon(english)
-            for other in others:
-                self.exonyms[canon(other)] = target
+        self.city_names: dict[tuple[str, ...], tuple[str, ...]] = {}
+        for english, others in table.city_names.items():
+            forms = [canon(n) for n in (english, *others)]  # read as the gazetteer's name ("Köln", not "Cologne")
+            target = next((f for f in forms if is_city(" ".join(f))), forms[0])
+            for form in forms:
+                if form != target:
+                    self.city_names[form] = target
         self.kind_of = {p.id: p.kind for p in table.places}
         self.kind_words = {k: tuple(sorted({self.fold(canon(w)) for w in ws}, key=len, reverse=True))
                            for k, ws in table.kinds.items()}
@@ -57,21 +61,25 @@ class AliasIndex:
         self.ask: dict[tuple[str, ...], set[str]] = {}
         self.cues: dict[str, tuple[str, ...]] = {}
         for place in table.places:
+            kind_words = {w for kw in self.kind_words[place.kind] for w in kw}
             for book, names in ((self.names, place.names), (self.codes, place.codes), (self.ask, place.ask)):
                 for name in names:
                     key = self.fold(canon(name))
-                    if key:
-                        book.setdefault(key, set()).add(place.id)
+                    if not key or all(w in kind_words for w in key) or (book is self.codes and key != (name.lower(),)):
+                        continue  # "LA Airport" is no name of its own; "STN" reads as "station"
+                    book.setdefault(key, set()).add(place.id)
+                    if place.kind == "airport" and key[-1] == "airport" and len(key) > 1:
+                        book.setdefault((*key[:-1], "international"), set()).add(place.id)  # "SFO International"
             self.cues[place.id] = tuple(f" {normalize_location(c)} " for c in place.cues)
-        self.longest = max(len(k) for k in [*self.names, *self.ask, *self.exonyms])
+        self.longest = max(len(k) for k in [*self.names, *self.ask, *self.city_names])
 
     def fold(self, words: tuple[str, ...]) -> tuple[str, ...]:
-        """Other-language city names in English, and a city's central station as one word."""
+        """Cities' other names in English, and a city's central station as one word."""
         out: list[str] = []
         i = 0
         while i < len(words):
             for j in range(min(len(words), i + 4), i, -1):
-                hit = self.exonyms.get(words[i:j])
+                hit = self.city_names.get(words[i:j])
                 if hit is not None:
                     out.extend(hit)
                     i = j
@@ -123,7 +131,7 @@ class AliasIndex:
                 before, ids1 = self._kind_word(words, i, set(ids), before=True)
                 after, ids2 = self._kind_word(words, j, ids1, before=False)
                 rest = words[j + after:]
-                if i - before == 0 and all(_TERMINAL.match(w) or _TERMINAL_WORD.match(w) for w in rest):
+                if i - before == 0 and all(_TERMINAL.match(w) or _TERMINAL_WORD.search(w) for w in rest):
                     return self._terminals((self._token(ids2), *rest))
         return None
 

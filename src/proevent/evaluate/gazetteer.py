@@ -4,8 +4,8 @@ city of 50,000 people or more of that name) or regions (countries, US states, Ca
 Australian states), and where each is; and which names are chains (``data/chain_names.txt``, written
 by hand: brands with many branches), and the alias table (``data/place_aliases.json``, written by
 hand: airports with their IATA codes, stations, museums, stadiums, venues, landmarks, parks,
-universities, chains' nicknames, and cities' other-language names), validated on load. Loaded
-once, on the first question."""
+universities, chains' nicknames, and cities' other names: other languages, old names, nicknames),
+validated on load. Loaded once, on the first question."""
 
 from __future__ import annotations
 
@@ -102,13 +102,13 @@ class AliasPlace(BaseModel):
 
 class AliasTable(BaseModel):
     """``data/place_aliases.json``: what it is (``about``), the words each kind of place may carry
-    (``kinds``), cities' other-language names by their English one (``exonyms``), and the places."""
+    (``kinds``), cities' other names by their English one (``city_names``), and the places."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     about: tuple[str, ...]
     kinds: dict[str, tuple[str, ...]]
-    exonyms: dict[str, tuple[str, ...]]
+    city_names: dict[str, tuple[str, ...]]
     places: tuple[AliasPlace, ...]
 
     @model_validator(mode="after")

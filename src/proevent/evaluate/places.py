@@ -60,7 +60,8 @@ from proevent.evaluate.aliases import TOKEN, AliasIndex, tokens_match
 from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
 
-_STOP = frozenset("the a an of and de la le les l el los las der die das du des da do di del della y und et".split())
+_STOP = frozenset("the a an of and de la le les l el il gli los las der die das het du des da do di del della y und et"
+                  .split())
 _FOLD = {
     "st": "street", "saint": "street", "str": "street", "rd": "road", "ave": "avenue", "av": "avenue",
     "avda": "avenue", "avenida": "avenue", "blvd": "boulevard", "bd": "boulevard", "ln": "lane", "dr": "drive",
@@ -72,10 +73,15 @@ _FOLD = {
     "fifth": "5th", "sixth": "6th", "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th",
     "strasse": "street", "ul": "street", "ulica": "street", "plac": "place", "platz": "place", "piazza": "place",
     "praca": "place", "pza": "place", "ctr": "centre", "gdns": "gardens", "cres": "crescent", "tce": "terrace",
-    "mkt": "market",
+    "mkt": "market", "mtn": "mountain", "jct": "junction", "expy": "expressway", "cir": "circle", "rte": "route",
+    "hts": "heights", "pk": "park", "sch": "school", "coll": "college", "cath": "cathedral", "inst": "institute",
+    "dept": "department", "hse": "house", "pde": "parade", "sankt": "street", "sint": "street", "ste": "street",
+    "sainte": "street", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
 }
 """Abbreviations to one written-out form ("St" is both Street and Saint, "Dr" both Drive and Doctor:
 one word stands for both, as a reader takes whichever fits)."""
+_NUMBER_SIGNS = frozenset({"no", "nr", "number"})
 _ACRONYM_SKIP = frozenset({"the", "of", "and", "a", "an", "for"})
 _HOME = frozenset({"place", "house", "flat", "apartment", "home"})
 """Home words: "Tom's place" = "Tom's house" = "Tom's"."""
@@ -97,6 +103,8 @@ _PLACE_KINDS = _STREET_TYPES | _HOME | _VENUE_TYPES | frozenset({
     "room", "floor", "building", "court", "pitch", "field", "car", "bridge", "tower", "castle", "palace",
     "opera", "theatre", "cinema", "zoo", "lake", "river", "hill", "bay", "port", "harbour", "pier", "quay",
     "grill", "kitchen", "diner", "bakery", "thai", "deli", "roastery", "reserve", "outlet", "annex", "wing", "corner",
+    "cathedral", "basilica", "abbey", "temple", "mosque", "synagogue", "shrine", "chapel", "monastery", "fort",
+    "barracks", "fountain", "statue", "memorial", "monument", "observatory", "aquarium", "planetarium",
 })
 """Words that make a different place when added to a name ("Brighton" / "Brighton Beach")."""
 _TRANSLIT = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "æ": "ae", "œ": "oe", "þ": "th"})
@@ -176,6 +184,8 @@ def _words(part: str) -> tuple[tuple[str, ...], bool]:
         unit = _UNIT.match(w)
         if unit and folded and folded[-1][0] in _TENS:  # "Forty-Second" is "42nd"
             w = f"{_TENS[folded.pop()[0]] // 10}{w}"
+        if folded and folded[-1][0] in _NUMBER_SIGNS and w[:1].isdigit():
+            folded.pop()  # "No. 10 Downing Street" is "10 Downing Street"
         folded.append((w, mark))
     folded = [f for i, f in enumerate(folded)  # "JFK International Airport" is "JFK Airport"
               if not (f[0] == "international" and folded[i + 1:i + 2] and folded[i + 1][0] == "airport")]
@@ -252,6 +262,13 @@ def parse(location: str) -> Parsed:
     return Parsed(parts, tuple(w for p in parts for w in p), norm, raw_parts[0], free)
 
 
+def _transcribed(x: str, y: str) -> bool:
+    """One is the other with an umlaut written out ("Koeln" / "Köln", folded "koln"; 4 letters or more)."""
+    short, long = sorted((x, y), key=len)
+    return len(short) >= 4 and len(long) == len(short) + 1 and any(
+        long[i:i + 2] in ("ae", "oe", "ue") and long[:i + 1] + long[i + 2:] == short for i in range(len(long) - 1))
+
+
 def _doubling(x: str, y: str) -> bool:
     """``y`` is ``x`` with one letter written twice, or the other way round ("Hil" / "Hill")."""
     short, long = sorted((x, y), key=len)
@@ -282,7 +299,7 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     if _BIND in x or _BIND in y:  # the label (or compass point) equal, its number or word matching
         (lx, _, rx), (ly, _, ry) = x.partition(_BIND), y.partition(_BIND)
         return _BIND in x and _BIND in y and lx == ly and word_match(rx, ry)
-    if x.rstrip("s") == y.rstrip("s"):
+    if x.rstrip("s") == y.rstrip("s") or _transcribed(x, y):
         return True
     if not x or not y or x[0] != y[0] or any(c.isdigit() for c in x + y):
         return False
