@@ -38,20 +38,38 @@ def plotting_available() -> bool:
     return True
 
 def _save(fig, out_base: Path) -> list[Path]:
-    """Write ``.png`` and ``.svg``. The png as ever (its layout pass solves the constrained layout
-    without rasterising); the layout is then frozen and the svg reuses the png's tight box, so it
-    costs one draw (``bbox_inches="tight"`` drew the figure twice per format and ran the
-    constrained layout every time)."""
+    """Write ``.png`` and ``.svg`` with two draws in all: the png's draw solves the constrained
+    layout and rasterises the whole figure at :data:`DPI`; the tight box (measured with that draw's
+    text extents, so no text is laid out again) crops its pixels; the layout is then frozen and the
+    svg draws once within the same box. (``savefig(bbox_inches="tight")`` drew the png twice, once
+    only to measure, and the box was measured again at another resolution.)"""
     from matplotlib import rc_context
 
     out_base.parent.mkdir(parents=True, exist_ok=True)
     png, svg = out_base.with_suffix(".png"), out_base.with_suffix(".svg")
-    fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None}, bbox_inches="tight")
-    bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)  # savefig's pad_inches
+    fig.set_dpi(DPI)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    bbox = fig.get_tightbbox(renderer).padded(0.1)  # savefig's pad_inches
+    _write_cropped_png(png, np.asarray(renderer.buffer_rgba()), bbox, fig.get_figheight())
     with rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
         fig.set_layout_engine(None)  # no engine at all: savefig would draw once more for one
     fig.savefig(svg, format="svg", dpi=DPI, metadata={"Date": None}, bbox_inches=bbox)
     return [png, svg]
+
+
+def _write_cropped_png(path: Path, rgba: np.ndarray, bbox, fig_height: float) -> None:
+    """The part of the rendered figure within ``bbox`` (inches from the bottom left, as
+    ``get_tightbbox`` gives it) as a png; what lies outside the figure is white, as savefig pads."""
+    from matplotlib.image import imsave
+
+    x0, x1 = round(bbox.x0 * DPI), round(bbox.x1 * DPI)
+    top, bottom = round((fig_height - bbox.y1) * DPI), round((fig_height - bbox.y0) * DPI)
+    out = np.full((bottom - top, x1 - x0, 4), 255, dtype=np.uint8)
+    height, width = rgba.shape[:2]
+    sy0, sy1, sx0, sx1 = max(top, 0), min(bottom, height), max(x0, 0), min(x1, width)
+    out[sy0 - top:sy1 - top, sx0 - x0:sx1 - x0] = rgba[sy0:sy1, sx0:sx1]
+    imsave(path, out, format="png", origin="upper", dpi=DPI, metadata={"Software": None})
 
 
 def _figure(width: float, height: float):
