@@ -104,3 +104,14 @@ def test_weekday_expressions_land_on_that_weekday_in_the_right_week(day, weekday
     assert 1 <= (bare - day).days <= 7  # the coming one, never today
     monday = day - timedelta(days=day.weekday())
     assert monday + timedelta(days=7) <= nxt < monday + timedelta(days=14)  # the following week
+
+
+@given(st.text(alphabet="aAbeEoOsS’'ſKıİ !?.yY🙂", max_size=24))
+def test_fold_fast_path_is_the_elongation_rule(text: str) -> None:
+    """``fold`` skips its elongation regex when no letter stands three times: same result either way."""
+    import re
+
+    from proevent.agents.rules.cues import fold
+
+    assert fold(text) == re.sub(r"([a-z])\1{2,}", r"\1", text.lower().replace("’", "'"), flags=re.I)
+    assert fold("yesss") == "yes" and fold("Noooo!") == "no!" and fold("see you") == "see you"

@@ -16,6 +16,7 @@ from proevent.io import load_dataset
 from proevent.timeexpr import Reading, read, vocabulary
 from proevent.timeexpr.reader import NEEDED, nothing_to_read, read_all
 from proevent.timeexpr.vocabulary import fold
+from proevent.timeexpr.vocabulary import tokens as vocabulary_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 REF = datetime(2026, 3, 10, 21, 30)  # a Tuesday evening
@@ -33,7 +34,8 @@ def _vocabulary_words() -> list[str]:
 
 WORDS = _vocabulary_words()
 FILLER = ["lol", "ok", "sounds good", "see you", "the", "at", "in the", "on", "next", "this", "it", "mine",
-          "half", "quarter", "past", "to", "o'clock", "ish", "-ish", "or", "not", "wait no", "*", "@", "£", "x"]
+          "half", "quarter", "past", "to", "o'clock", "oclock", "ish", "-ish", "or", "not", "wait no", "*", "@", "£",
+          "x", "am", "a.m.", "p.m", "pm", "st", "nd", "th", ":", ".", "-", "2026-03-14", "7:30", "dinner", "brunch"]
 PIECES = st.one_of(st.sampled_from(WORDS), st.sampled_from(FILLER), st.sampled_from(sorted(NEEDED)),
                    st.text(alphabet="aeioustnrlmkıİſK’'-_ .,!?é🙂\n", max_size=6),
                    st.text(max_size=4), st.integers(0, 40).map(str))
@@ -93,3 +95,40 @@ def test_texts_without_a_time_are_not_read(text: str) -> None:
 def test_texts_with_a_digit_or_a_needed_word_are_read(text: str) -> None:
     assert not nothing_to_read(fold(text))
     assert not _empty(read(text, REF))
+
+
+def _never(rx, text: str) -> None:
+    assert rx.search(text) is None, (rx.pattern[:60], text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXTS, st.sampled_from([str.lower, str.upper, str.title, lambda s: s]))
+def test_a_pattern_skipped_by_its_set_test_cannot_match(text: str, case) -> None:
+    """Each set test before a pattern (spans, usual hours) skips only patterns that cannot match."""
+    from proevent.timeexpr import clock, spans
+
+    t = fold(case(text))
+    digits, words = spans._gates(t)
+    if "-" not in t:
+        _never(spans._RE_ISO_DATE, t)
+    if not spans._may(words, spans._MONTH_WORDS):
+        _never(spans._RE_MONTH_DAY, t)
+        _never(spans._RE_DAY_MONTH, t)
+    if not spans._may(words, spans._ORDINAL_SUFFIXES):
+        _never(spans._RE_ORDINAL, t)
+    if not spans._may(words, spans._AMPM_RUNS):
+        for rx in (spans._RE_RANGE, spans._RE_DOT_AMPM, spans._RE_H_AMPM):
+            _never(rx, t)
+    if ":" not in t:
+        _never(spans._RE_CLOCK, t)
+    if "." not in t:
+        _never(spans._RE_DOT_AMPM, t)
+    for rx, needed in ((spans._RE_ISH, spans._ISH), (spans._RE_OCLOCK, spans._OCLOCK), (spans._RE_HALF, spans._HALF),
+                       (spans._RE_QUARTER, spans._QUARTER), (spans._RE_WORDS, spans._CLOCK_WORDS)):
+        if not spans._may(words, needed):
+            _never(rx, t)
+    if not spans._may(words, spans._BARE_LEADS) and "@" not in t:
+        _never(spans._RE_BARE, t)
+    raw = case(text)
+    if raw.isascii() and vocabulary_tokens(raw).isdisjoint(clock._ACTIVITY_FIRST):
+        _never(clock._RE_ACTIVITY, raw)

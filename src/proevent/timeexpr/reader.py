@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 
@@ -11,7 +11,7 @@ from proevent.timeexpr.clock import Hours, read_clocks
 from proevent.timeexpr.corrections import correct
 from proevent.timeexpr.days import read_days
 from proevent.timeexpr.durations import read_durations
-from proevent.timeexpr.mentions import Reading
+from proevent.timeexpr.mentions import DateRange, DayMention, Duration, PartOfDay, Reading, RelativeTime
 from proevent.timeexpr.vocabulary import _RE_DIGIT, fold, tokens, vocabulary
 
 _V = vocabulary()
@@ -70,19 +70,39 @@ def _read(original: str, ref: datetime, usual_hours: Hours | None) -> Reading:
 
 def read_all(original: str, text: str, ref: datetime, usual_hours: Hours | None) -> Reading:
     """:func:`read` without the :func:`nothing_to_read` gate (``text`` is ``original`` folded)."""
+    stage = _without_clocks(text, ref)
+    clocks = read_clocks(text, list(stage.days), list(stage.parts), list(stage.taken), usual_hours, stage.durations)
+    return Reading(
+        text=original, ref=ref, days=stage.corrected_days, clocks=tuple(correct(text, clocks)),
+        parts=stage.corrected_parts, durations=stage.durations, relatives=stage.relatives, ranges=stage.ranges,
+    )
+
+
+@dataclass(frozen=True)
+class _Stage:
+    """What a reading holds besides its clock times: the same whatever the usual hours (a caller
+    reads one message with several), so read once per text and send time."""
+
+    days: tuple[DayMention, ...]
+    parts: tuple[PartOfDay, ...]
+    taken: tuple[tuple[int, int], ...]
+    durations: tuple[Duration, ...]
+    relatives: tuple[RelativeTime, ...]
+    corrected_days: tuple[DayMention, ...]
+    corrected_parts: tuple[PartOfDay, ...]
+    ranges: tuple[DateRange, ...]
+
+
+@lru_cache(maxsize=4096)
+def _without_clocks(text: str, ref: datetime) -> _Stage:
     days, parts, ranges = read_days(text, ref)
     durations, relatives = read_durations(text)
     taken = [(d.start, d.end) for d in days] + [(r.start, r.end) for r in ranges]
     taken += [(d.start, d.end) for d in durations] + [(r.start, r.end) for r in relatives]
     taken += [(p.start, p.end) for p in parts]
-    clocks = read_clocks(text, days, parts, taken, usual_hours, durations)
-    days = correct(text, days)
-    retracted_days = {(d.start, d.end) for d in days if d.retracted}
+    corrected = correct(text, list(days))
+    retracted_days = {(d.start, d.end) for d in corrected if d.retracted}
     ranges = [r if not any(r.start <= a and b <= r.end for a, b in retracted_days) else replace(r, retracted=True)
               for r in ranges]
-    return Reading(
-        text=original, ref=ref, days=tuple(days), clocks=tuple(correct(text, clocks)),
-        parts=tuple(correct(text, parts)), durations=tuple(durations), relatives=tuple(relatives),
-        ranges=tuple(ranges),
-    )
-
+    return _Stage(tuple(days), tuple(parts), tuple(taken), tuple(durations), tuple(relatives), tuple(corrected),
+                  tuple(correct(text, list(parts))), tuple(ranges))

@@ -51,6 +51,16 @@ _RE_RELATIVE = re.compile(rf"\b({alternation(_V.relative_days)})\b", re.I)
 _RELATIVE_FIRST = first_words(_V.relative_days)
 _WEEKDAY_WORDS = frozenset([*WEEKDAYS, *_V.weekday_abbreviations])
 _CLOCK_WORDS = frozenset({"noon", "midday", "midnight"})
+_MONTH_WORDS = frozenset([*MONTHS, *_V.month_abbreviations])
+_ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
+_AMPM_RUNS = frozenset({"am", "pm", "m"})
+"""The letter runs "am", "pm", "a.m.", "p.m." leave: a pattern ending in am/pm needs one."""
+_BARE_LEADS = frozenset({"at", "around", "by", "until", "till", "from"})
+
+
+def _may(words: frozenset[str] | None, needed: frozenset[str]) -> bool:
+    """Whether a pattern that needs one of ``needed`` as a letter run can match (``None``: not ASCII, try it)."""
+    return words is None or not words.isdisjoint(needed)
 
 
 def _gates(text: str) -> tuple[bool, frozenset[str] | None]:
@@ -94,16 +104,17 @@ def _date_spans(text: str, ref: datetime) -> list[DateSpan]:
             out.append(DateSpan(m.start(), m.end(), frozenset(days), pick))
 
     digits, words = _gates(text)
-    for m in _RE_ISO_DATE.finditer(text) if digits else ():
+    for m in _RE_ISO_DATE.finditer(text) if digits and "-" in text else ():
         try:
             add(m, {date(int(m.group(1)), int(m.group(2)), int(m.group(3)))})
         except ValueError:
             pass
     for m in _RE_RELATIVE.finditer(text) if words is None or words & _RELATIVE_FIRST else ():
         add(m, {relative_day(m.group(1), today)})
-    for m in _RE_MONTH_DAY.finditer(text) if digits else ():
+    months = digits and _may(words, _MONTH_WORDS)
+    for m in _RE_MONTH_DAY.finditer(text) if months else ():
         add(m, month_day_dates(_V.month_number(m.group(1)), int(m.group(2)), today))
-    for m in _RE_DAY_MONTH.finditer(text) if digits else ():
+    for m in _RE_DAY_MONTH.finditer(text) if months else ():
         add(m, month_day_dates(_V.month_number(m.group(2)), int(m.group(1)), today))
     for m in _RE_WEEKDAY.finditer(text) if words is None or words & _WEEKDAY_WORDS else ():
         wd = _V.weekday_number(m.group(2))
@@ -113,7 +124,7 @@ def _date_spans(text: str, ref: datetime) -> list[DateSpan]:
             add(m, {following, nearest}, following)  # "next Friday": the following week's
         else:
             add(m, {nearest})
-    for m in _RE_ORDINAL.finditer(text) if digits else ():
+    for m in _RE_ORDINAL.finditer(text) if digits and _may(words, _ORDINAL_SUFFIXES) else ():
         d = ordinal_date(int(m.group(1)), today)
         if d is not None:
             add(m, {d})
@@ -157,6 +168,8 @@ _RE_BARE = re.compile(
 )
 _RE_OCLOCK = re.compile(r"\b(\d{1,2})\s*o'?clock\b", re.I)
 _RE_WORDS = re.compile(r"\b(noon|midday|midnight)\b", re.I)
+_ISH, _OCLOCK, _HALF, _QUARTER = frozenset({"ish"}), frozenset({"clock", "oclock"}), frozenset({"half"}), frozenset({
+    "quarter"})
 
 
 def with_suffix(h: int, suffix: str) -> int | None:
@@ -202,7 +215,8 @@ def _time_spans(text: str) -> list[TimeSpan]:
         for m in _RE_WORDS.finditer(text) if words is None or words & _CLOCK_WORDS else ():
             add(m, {(0, 0)} if m.group(1).lower() == "midnight" else {(12, 0)})
         return out
-    for m in _RE_RANGE.finditer(text):
+    ampm = _may(words, _AMPM_RUNS)
+    for m in _RE_RANGE.finditer(text) if ampm else ():
         h1, h2 = int(m.group(1)), int(m.group(3))
         m1, m2 = int(m.group(2) or 0), int(m.group(4) or 0)
         e = with_suffix(h2, m.group(5))
@@ -213,7 +227,7 @@ def _time_spans(text: str) -> list[TimeSpan]:
             add(m, starts, max(below) if below else None)
             if out and out[-1].start == m.start():
                 out.append(TimeSpan(m.start(), m.end(), frozenset({(e, m2)}), (e, m2), "end"))
-    for m in _RE_CLOCK.finditer(text):
+    for m in _RE_CLOCK.finditer(text) if ":" in text else ():
         h, mi = int(m.group(1)), int(m.group(2))
         if mi >= 60:
             continue
@@ -224,23 +238,23 @@ def _time_spans(text: str) -> list[TimeSpan]:
             add(m, {(h, mi)})
         else:
             add(m, both_halves(h, mi))
-    for m in _RE_DOT_AMPM.finditer(text):
+    for m in _RE_DOT_AMPM.finditer(text) if ampm and "." in text else ():
         h = with_suffix(int(m.group(1)), m.group(3))
         if h is not None and int(m.group(2)) < 60:
             add(m, {(h, int(m.group(2)))})
-    for m in _RE_H_AMPM.finditer(text):
+    for m in _RE_H_AMPM.finditer(text) if ampm else ():
         h = with_suffix(int(m.group(1)), m.group(2))
         if h is not None:
             add(m, {(h, 0)})
-    for rx in (_RE_ISH, _RE_BARE, _RE_OCLOCK):
-        for m in rx.finditer(text):
+    for rx, needed in ((_RE_ISH, _ISH), (_RE_BARE, _BARE_LEADS), (_RE_OCLOCK, _OCLOCK)):
+        for m in rx.finditer(text) if _may(words, needed) or rx is _RE_BARE and "@" in text else ():
             add(m, both_halves(int(m.group(1)), 0))
-    for m in _RE_HALF.finditer(text):
+    for m in _RE_HALF.finditer(text) if _may(words, _HALF) else ():
         add(m, both_halves(int(m.group(1)), 30))
-    for m in _RE_QUARTER.finditer(text):
+    for m in _RE_QUARTER.finditer(text) if _may(words, _QUARTER) else ():
         h = int(m.group(2))
         add(m, both_halves(h, 15) if m.group(1).lower() == "past" else both_halves((h - 1) % 12 or 12, 45))
-    for m in _RE_WORDS.finditer(text):
+    for m in _RE_WORDS.finditer(text) if _may(words, _CLOCK_WORDS) else ():
         add(m, {(0, 0)} if m.group(1).lower() == "midnight" else {(12, 0)})
     return out
 
