@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 from fixtures import FLAWED_RUN, TINY, load_example_run, load_tiny
 from proevent.cli import app
 from proevent.evaluate import evaluate, gazetteer, get_judge
-from proevent.evaluate.places import PlacesJudge, canonical_name, same_place
+from proevent.evaluate.places import PlacesJudge, canonical_name, hits, same_place
 from proevent.evaluate.placeset import (
     Pair,
+    PairContext,
     agreement,
     blind_subset,
     cohen_kappa,
@@ -58,6 +59,13 @@ SAME = [
     ("Discord", "Discord voice channel"),
     ("Teams", "Teams (link in the calendar invite)"),  # a remark without place words
     ("Nando's, Leeds", "Nando's"),  # a city added to a chain
+    ("Greenwood Elementary", "Greenwood Elementary School, 1200 Pine Ave"),  # a kind the name already says
+    ("No. 10 Downing Street", "10 Downing Street"),  # the number sign dropped
+    ("One Canada Square", "1 Canada Square"),  # number words
+    ("Koeln", "Köln"),  # an umlaut written out
+    ("Mt. Hood", "Mount Hood"),
+    ("Sankt Pauli", "St. Pauli"),
+    ("Il Duomo", "Duomo"),  # Italian and Dutch articles
     ("Hilton, Room 204", "Hilton"),  # a room added to a chain
 ]
 DIFFERENT = [
@@ -94,6 +102,10 @@ DIFFERENT = [
     ("Starbucks Soho", "Starbucks"),
     ("Costa, Manchester Road", "Costa, Manchester"),  # a street named after a city is not the city
     ("Zoom", "Zoom (Room 4, Oslo office)"),  # a qualifier with place words is a place
+    ("Greenwood Elementary", "Greenwood Middle School"),
+    ("Cologne", "Cologne Cathedral"),  # a cathedral is a place of its own
+    ("11 Downing Street", "No. 10 Downing Street"),
+    ("Lecture Hall H3", "Lecture Hall H4"),
 ]
 
 
@@ -105,6 +117,15 @@ def test_same_place(a: str, b: str) -> None:
 @pytest.mark.parametrize(("a", "b"), DIFFERENT)
 def test_different_place(a: str, b: str) -> None:
     assert not same_place(a, b) and not same_place(b, a)
+
+
+def test_a_business_in_the_description_is_no_home() -> None:
+    """"Sophie's" is Sophie's home ("Sophie's flat") unless the description names a business."""
+    judge = PlacesJudge()
+    assert judge.same("Sophie's", "Sophie's flat", PairContext("dinner with Sophie"))
+    assert not judge.same("Sophie's", "Sophie's flat", PairContext("drinks after work at the bar"))
+    assert judge.same("Sophie's place", "Sophie's flat", PairContext("drinks after work at the bar"))
+    assert same_place("Sophie's", "Sophie's flat") and not same_place("Sophie's", "Sophie's flat", hits("pub quiz"))
 
 
 def test_judge_null_and_registration() -> None:

@@ -93,6 +93,14 @@ name is a city ("Leeds station" is not "Leeds")."""
 _COMPASS = frozenset({"n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west"})
 _VENUE_TYPES = frozenset({"pub", "bar", "cafe", "coffee", "restaurant", "studio", "gym"})
 """A venue's kind, added to its name: "Old Bell" = "Old Bell pub"."""
+_IMPLIED_KIND = {"elementary": "school", "primary": "school", "secondary": "school", "grammar": "school",
+                 "high": "school", "middle": "school", "junior": "school", "medical": "centre"}
+"""A name's last word that says its kind: "Greenwood Elementary" is "Greenwood Elementary School"."""
+_VENUE_WORDS = frozenset({"bar", "pub", "restaurant", "cafe", "club", "bistro", "brasserie", "diner", "bakery", "salon",
+                          "barber", "barbers", "shop", "store", "boutique", "gym", "pizzeria", "trattoria", "taverna"})
+"""Words of a description that make a possessive name a business ("drinks after work at the bar":
+"Sophie's" is a bar, not "Sophie's flat")."""
+_VENUE_CUE = "#venue"
 _VENUE_PREFIXES = frozenset({"restaurant", "ristorante", "restaurante", "trattoria", "osteria", "pizzeria", "cafe",
                              "caffe", "brasserie", "bistro", "taverna", "taberna", "gasthaus", "gasthof"})
 """A venue's kind written before its name: "Ristorante Da Enzo" = "Da Enzo"."""
@@ -409,6 +417,8 @@ def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str) -> b
         return False
     if extra in _VENUE_TYPES:
         return not any(w in _VENUE_TYPES for w in short)
+    if len(short) >= 2 and _IMPLIED_KIND.get(short[-1]) == extra:  # "Greenwood Elementary" is a school
+        return True
     if _place_word(extra):
         return True
     last_raw = raw_long.split()[-1] if raw_long.split() else ""
@@ -464,13 +474,22 @@ def _tagged(location: str, hits: frozenset[str]) -> Parsed:
     return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p))
 
 
+def _home(parsed: Parsed) -> bool:
+    """The head is someone's home ("Tom's place", "Tom's flat")."""
+    return any(w.endswith(_HOME_MARK) for w in parsed.parts[0])
+
+
 def _tokens(parsed: Parsed) -> set[str]:
     return {w for w in parsed.parts[0] if w[:1] == TOKEN}
 
 
 def hits(description: str) -> frozenset[str]:
-    """The places of the alias table whose cues an event's description has."""
-    return _aliases().hits(description)
+    """The places of the alias table whose cues an event's description has, and ``#venue`` when it
+    names a kind of business (a bar, a shop: see :data:`_VENUE_WORDS`)."""
+    found = _aliases().hits(description)
+    if not _VENUE_WORDS.isdisjoint(normalize_location(description).split()):
+        found |= {_VENUE_CUE}
+    return found
 
 
 def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
@@ -480,6 +499,8 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     Airport"), different when they share none ("Louvre" / "Louvre-Lens"); the written forms decide
     the rest, read with and without the known places' tokens."""
     ta, tb = _tagged(a, cues), _tagged(b, cues)
+    if _VENUE_CUE in cues and _home(ta) != _home(tb):
+        return False  # at a bar, "Sophie's" is the bar, not "Sophie's flat"
     known_a, known_b = _tokens(ta), _tokens(tb)
     if known_a and known_b and not any(tokens_match(x, y) for x in known_a for y in known_b):
         return False
