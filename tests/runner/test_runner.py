@@ -200,6 +200,25 @@ def test_a_budget_stops_new_work_and_a_second_call_finishes(scripted_server, tmp
     assert len(load_run(tmp_path / "r").lines) == 14 and len(scripted_server.requests) == 13
 
 
+def test_run_json_usage_is_the_sum_of_every_line_in_the_file_after_each_call(scripted_server, tmp_path):
+    """The runner sums the usage as it appends lines (it no longer reads the file back): what
+    run.json says, after a first call cut short by a budget and after the resume, is what
+    ``run_usage`` reads from predictions.jsonl, odd costs (float sums) included."""
+    from proevent.io.run import rounded_usage, run_usage
+
+    ds = load_tiny()
+    scripted_server.default = hashed_reply
+    llm = LLMConfig(model="m", base_urls=[scripted_server.base_url], cache=False,
+                    price={"input": 0.37, "output": 1.13})
+    config = RunConfig(agent="plain", mode="single", concurrency=3, llm=llm, max_cost_usd=0.00015)
+    for budget in (0.00015, 1.0):
+        summary = asyncio.run(execute(config.model_copy(update={"max_cost_usd": budget}), ds, tmp_path / "r",
+                                      progress=False))
+        on_disk = json.loads((tmp_path / "r" / "run.json").read_text())["usage"]
+        assert summary.usage == on_disk == rounded_usage(run_usage(tmp_path / "r"))
+    assert on_disk["requests"] == 13
+
+
 def test_a_budget_needs_a_priced_model(scripted_server, tmp_path):
     llm = LLMConfig(model="unpriced-model", base_urls=[scripted_server.base_url], cache=False)
     with pytest.raises(ValueError, match="a budget needs a priced model"):

@@ -229,12 +229,15 @@ async def execute(
         raise
     summary = RunSummary(path=Path(out))
     stop: list[str] = []
+    # the run's usage: the file's before this call plus each line as it is appended, in file order,
+    # so the sum is the one ``run_usage`` would read back at the end (it read the whole file again)
+    whole: dict[str, Any] | None = None
     try:
         cases = select_cases(dataset, config)
         by_id = {c.case_id: c for c in cases}
         items, todo, summary.skipped = plan(cases, config, _answered(store.existing, config.retry_errors))
         prior = run_usage(store.path)
-        call = empty_usage()
+        whole, call = dict(prior), empty_usage()
         final: dict[Key, PredictionLine] = dict(store.existing)
         if items and own_client and config.llm is not None and config.preflight and not recording:
             try:
@@ -282,6 +285,7 @@ async def execute(
                 final[line.key] = line
                 part = line_usage(line)
                 add_usage(call, part)
+                add_usage(whole, part)
                 summary.written += 1
                 summary.errors += line.error is not None
                 summary.quiet += (line.__pydantic_extra__ or {}).get("skipped") == QUIET  # no getattr miss
@@ -349,7 +353,7 @@ async def execute(
         if own_client and client is not None:
             await client.aclose()
         raise
-    _finish(store, summary, client, priced, quiet=False)
+    _finish(store, summary, client, priced, quiet=False, usage=whole)
     if own_client and client is not None:
         await client.aclose()
     if recording:
@@ -365,11 +369,16 @@ class _Stop(Exception):
     """Raised by ``emit`` once the circuit breaker tripped: the worker ends its case there."""
 
 
-def _finish(store: RunStore, summary: RunSummary, client: LLMClient | None, priced: bool, *, quiet: bool) -> None:
-    """Write ``run.json`` with the run's usage summed from its lines, and close the store. With
-    ``quiet`` (an error is on its way up already) a failed write does not hide that error."""
+def _finish(store: RunStore, summary: RunSummary, client: LLMClient | None, priced: bool, *, quiet: bool,
+            usage: dict[str, Any] | None = None) -> None:
+    """Write ``run.json`` with the run's usage summed from its lines (``usage``: summed as they were
+    written; else read back from the file), and close the store. With ``quiet`` (an error is on its
+    way up already) a failed write does not hide that error."""
     try:
-        usage = rounded_usage(run_usage(store.path)) if client is not None else None
+        if client is None:
+            usage = None
+        else:
+            usage = rounded_usage(usage if usage is not None else run_usage(store.path))
         if usage is not None and not priced:
             usage["cost_usd"] = None
         summary.usage = usage or {}
