@@ -170,7 +170,7 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
         n_chats = rng.choices(ks, weights=[config.concurrent_decay**i for i in range(len(ks))])[0]
     # people text the way they text: a user writes a receptionist or a manager a little more formally,
     # friends never
-    user_voice = "formal" if profile.voice == "formal" and rng.random() < 0.3 else rng.choice(
+    user_voice = "formal" if profile.voice == "formal" and rng.random() < 0.15 else rng.choice(
         ("casual", "casual", "emoji", "terse"))
     target_voices = _voices(rng, traj.members, {user: user_voice, profile.name: profile.voice})
     planned: list[tuple[str, str, str, list[str], list[Line], dict[str, str], int, str | None, list[str]]] = []

@@ -30,6 +30,12 @@ class Line:
     """The trajectory turn the line belongs to (relayed news moves a turn to another chat)."""
 
 
+_ACK_REJECT = 0.25
+"""Share of refusals the proposer acknowledges ("ah ok, next time"); mostly the chat just moves on."""
+_ACK_CANCEL = 0.6
+"""Share of cancellations and drop-outs that get an acknowledgement."""
+
+
 def _responder(traj: Trajectory, proposer: str, rng: random.Random) -> str:
     if proposer != traj.user:
         return traj.user
@@ -187,7 +193,7 @@ class _Chat:
                 self.add(answer, intent, {"reason": "conflict", **day})
             else:
                 self.add(answer, "decline", {"reason": "conflict", **day})
-            if rng.random() < 0.5:
+            if rng.random() < _ACK_REJECT:
                 self.add(who, "ack", {"after": "reject"})
             return
         assert st is not None
@@ -294,13 +300,15 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
             if turn.intent == "cancel" and traj.group and who != traj.user:
                 slots["for_all"] = True  # an organiser calls it off for everyone, and says so
             chat.add(who, turn.intent, slots, new_session=first, effect=turn.kind != "abandon", state=None)
-            chat.add(_responder(traj, who, rng), "ack", {"after": turn.intent})
+            if rng.random() < _ACK_CANCEL:  # a cancellation often goes unanswered, or gets a 👍 elsewhere
+                chat.add(_responder(traj, who, rng), "ack", {"after": turn.intent})
             current = None
             continue
         if turn.intent in ("self_dropout", "remove_person", "join"):
             chat.add(who, turn.intent, slots, new_session=first, effect=turn.success, state=turn.state)
-            chat.add(_responder(traj, who, rng), "react" if turn.intent == "join" else "ack",
-                     {"after": turn.intent})
+            if turn.intent == "join" or rng.random() < _ACK_CANCEL:
+                chat.add(_responder(traj, who, rng), "react" if turn.intent == "join" else "ack",
+                         {"after": turn.intent})
             current = turn.state
             continue
         if turn.kind == "propose":

@@ -124,6 +124,12 @@ def _weighted(rng: random.Random, weights: dict[str, float]) -> str:
     return rng.choices(keys, weights=[weights[k] for k in keys])[0]
 
 
+_EVENT_SPREAD = 6
+"""An event lies up to this many days after the last day of its messages: mostly within the week."""
+_WEEKDAY_WEIGHT = (0.45, 0.55, 1.0, 1.0, 1.0, 1.0, 1.0)
+"""How often a plan lands on each weekday (Monday first): fewer plans are made for the start of the week."""
+
+
 def _event_days(profile: Profile, day0: date, lo: int, hi: int) -> list[date]:
     days = [day0 + timedelta(days=k) for k in range(lo, hi + 1)]
     if profile.days == "weekday":
@@ -219,9 +225,11 @@ class _Builder:
         return self.horizon + 1
 
     def new_day(self, avoid: date | None) -> date:
-        days = [d for d in _event_days(self.p, self.day0, self.first_day(), self.first_day() + 8) if d != avoid]
+        first = self.first_day()
+        days = [d for d in _event_days(self.p, self.day0, first, first + _EVENT_SPREAD) if d != avoid]
         free = [d for d in days if d not in self.avoid_days]  # another event with this contact is then
-        return self.rng.choice(free or days)
+        pool = free or days
+        return self.rng.choices(pool, weights=[_WEEKDAY_WEIGHT[d.weekday()] for d in pool])[0]
 
     def participants(self) -> tuple[str, ...]:
         """The user, the contact when they attend, and the group members who say they come.

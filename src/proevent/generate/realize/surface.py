@@ -29,6 +29,9 @@ _WEEKDAY_FIRST = re.compile(r"^(?:mon|tue|wed|thu|fri|sat|sun)\w* (?:the )?\d", 
 _MONTH_FORM = re.compile(r"^(?:\d+(?:st|nd|rd|th)? [a-z]+|(?!the )[a-z]+ \d+(?:st|nd|rd|th)?)$", re.IGNORECASE)
 
 
+_ORDINAL = re.compile(r"\d(?:st|nd|rd|th)\b")
+
+
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -37,7 +40,7 @@ def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:
     forms = [f for f in date_phrases(date.fromisoformat(day[:10]), at, formal) if not f.startswith("on ")]
     if formal:
         return rng.choice(forms)
-    if rng.random() < 0.8:
+    if rng.random() < 0.92:
         # in chats a day is mostly one short lower-case word, its three letters more than the others:
         # "sat", "thu", "tmrw"; "saturday", "thurs" less often
         short = [f.lower() for f in forms if " " not in f]
@@ -45,22 +48,26 @@ def day_words(day: str, at: datetime, formal: bool, rng: random.Random) -> str:
             pick = rng.choice(short)
             abbr = _ABBR.get(pick, ())
             roll = rng.random()
-            if abbr and roll < 0.6:
+            if abbr and roll < 0.5:
                 return abbr[0]
-            if len(abbr) > 1 and roll < 0.72:
+            if len(abbr) > 1 and roll < 0.55:
                 return rng.choice(abbr[1:])
-            return pick
+            return "tmrw" if pick == "tmr" and roll < 0.8 else pick
     # a day further off: mostly its weekday with the date ("sat 14th") or a day and a month
     # ("14 march"), in lower case; "the 14th" alone less often. The weekday is typed short and
     # without "the" ("sat 14th", not "saturday the 14th"): the weekday tells which 14th it is
     roll = rng.random()
     d = date.fromisoformat(day[:10])
     twin = d - timedelta(days=28)  # after a February, "sun 15th" is also the coming Sunday the 15th
-    if roll < 0.4 and (d - at.date()).days <= 60 and not (twin.day == d.day and twin >= at.date()):
+    if roll < 0.15:
+        # "sat 28 march", "thu 7 may": the weekday, the day number and the month, no ordinal
+        abbr = _ABBR[vocabulary().weekdays[d.weekday()]]
+        month = MONTHS[d.month - 1]
+        return f"{abbr[0]} {d.day} {month if rng.random() < 0.6 else month[:3]}"
+    if roll < 0.55 and (d - at.date()).days <= 60 and not (twin.day == d.day and twin >= at.date()):
         abbr = _ABBR[vocabulary().weekdays[d.weekday()]]
         return f"{abbr[0] if rng.random() < 0.75 else rng.choice(abbr)} {_ordinal(d.day)}"
-    pool = ([f for f in forms if _WEEKDAY_FIRST.match(f)] if roll < 0.5 else
-            [f for f in forms if _MONTH_FORM.match(f)] if roll < 0.75 else
+    pool = ([f for f in forms if _MONTH_FORM.match(f) and not _ORDINAL.search(f)] if roll < 0.7 else
             [f for f in forms if not _MONTH_WORD.search(f)])
     text = rng.choice(pool or forms)
     return text.lower() if rng.random() < 0.85 else text
@@ -122,12 +129,27 @@ def _casual(forms: list[str]) -> list[str]:
     return [f for f in forms if not _SPACED.search(f)] or forms
 
 
+def _casual_clock(forms: list[str]) -> list[str]:
+    """A clock time as a chat types it: "17:00" and "5pm" most, "o'clock" and "7.30pm" seldom."""
+    casual = _casual(forms)
+    rare = [f for f in casual if "o'clock" in f or "." in f]
+    common = [f for f in casual if f not in rare]
+    h24 = [f for f in common if f[:2].isdigit() and ":" in f]  # "17:00", "19:30"
+    return (common + h24 * 2 + rare[:1]) if common else casual
+
+
+def _formal_clock(forms: list[str]) -> list[str]:
+    """A clock time in a polite message on a phone: "16:30", "4:30 PM", "4:30pm"; not "4:30 p.m."."""
+    kept = [f for f in forms if "." not in f and "o'clock" not in f] or forms
+    return kept + [f.replace(" PM", "pm").replace(" AM", "am") for f in kept if f.endswith(("PM", "AM"))]
+
+
 def _bare(h: int, m: int, rng: random.Random, spoken: bool = False) -> str:
     """The hour as a bare number ("7", "7:30"); ``spoken``: sometimes in words ("half 7", not in a range)."""
     h12 = h % 12 or 12
     said = {15: (f"quarter past {h12}",), 30: (f"half {h12}",),
-            45: (f"quarter to {h12 % 12 + 1}",)}.get(m, ()) if spoken and rng.random() < 0.3 else ()
-    return str(h12) if m == 0 else rng.choice(said or (f"{h12}:{m:02d}", f"{h12}:{m:02d}", f"{h12}.{m:02d}"))
+            45: (f"quarter to {h12 % 12 + 1}",)}.get(m, ()) if spoken and rng.random() < 0.15 else ()
+    return str(h12) if m == 0 else rng.choice(said or (f"{h12}:{m:02d}",) * 5 + (f"{h12}.{m:02d}",))
 
 
 def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
@@ -135,7 +157,8 @@ def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
     """A clock time (and its end), sometimes as people write it: "8", "8 for two hours", "7-9"."""
     used = used if used is not None else set()
     h, m = _hm(start)
-    clock = rng.choice(time_phrases(h, m, formal) if formal else _casual(time_phrases(h, m, formal)))
+    clock = rng.choice(_formal_clock(time_phrases(h, m, formal)) if formal else _casual_clock(
+        time_phrases(h, m, formal)))
     bare = not formal and natural_half(h, hours) and rng.random() < 0.85
     if bare:
         clock = _bare(h, m, rng, spoken=end is None)

@@ -120,6 +120,15 @@ def _typo(text: str, rng: random.Random) -> str:
 
 
 _YOU = re.compile(r"\b(?:u|ur|r u)\b")
+STOP = "\ue000"
+"""Stands for a full stop that a chat writer puts between two clauses ("ok. sat then"); it becomes
+"." once the message is split into a burst, so that it does not split the message itself."""
+_CLAUSE_COMMA = re.compile(r"(?<=[a-z']), (?=[a-z])")
+_SORRY = re.compile(r"\b(?:so |so so )?(?:sorry|sry)\b,? ?")
+_STOP_RATE = 0.4
+"""Share of casual messages whose clauses are cut with a full stop instead of a comma."""
+_SORRY_DROP = 0.5
+"""Share of casual messages that lose the template's "sorry" (texts apologise less than letters)."""
 _YOU_FULL = {"u": "you", "ur": "your", "r u": "are you"}
 _DROPPED = re.compile(r"\b(?:I'm|I'll|I've|I'd|can't|don't|won't|didn't|isn't|it's|that's|what's|let's|"
                       r"doesn't|wasn't|couldn't|shouldn't|you're|we're|they're)\b", re.IGNORECASE)
@@ -136,6 +145,12 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
             return f"{rng.choice(lex.formal_markers)} {tpl}"
         return tpl
     parts = re.split(r"(\{\w+\})", tpl)
+    if rng.random() < _STOP_RATE:  # "noo. sat then" rather than "noo, sat then"; never next to a value
+        parts = [p if p.startswith("{") else _CLAUSE_COMMA.sub(STOP + " ", p) for p in parts]
+    if rng.random() < _SORRY_DROP:
+        kept = [p if p.startswith("{") else _SORRY.sub("", p) for p in parts]
+        if len(re.findall(r"\w\w", "".join(kept))) > 1:  # something is left to say ("sorry" alone stays)
+            parts = kept
     if rng.random() < 0.35:  # thumbs skip apostrophes and capitals: "im", "cant", "i'll"
         parts = [p if p.startswith("{") else _DROPPED.sub(lambda m: m.group(0).replace("'", "").lower(), p)
                  for p in parts]
@@ -213,9 +228,16 @@ _WITH_PLACE = {"book_request": "book_request_place"}
 """Intents with a variant that names the place, used when the line has one (it must be said)."""
 
 
-_DAY_FORMS = {"react": 0.5, "decline": 0.4, "reject": 0.4}
+_DAY_FORMS = {"react": 0.75, "decline": 0.6, "reject": 0.6}
 """How often a reaction or a refusal that knows its day names it (``<intent>_day``): people answer
 "sat works", "see you sat", "cant do thu" as often as "👍" or "cant, got work"."""
+
+
+_REASON_OPTIONAL = frozenset({"reject", "decline", "counter_time", "counter_place", "reject_place", "reject_person"})
+"""Refusals and counter-proposals that a casual writer often sends without a reason ("cant do sat. sun?");
+an implicit cancellation never loses its reason (the reason is what cancels)."""
+_NO_REASON = 0.5
+_REASON_SLOT = re.compile(r"[,:;]?\s*\{reason\}")
 
 
 _SAME_TIME_FORM = 0.75
@@ -285,6 +307,11 @@ def _hours(line: Line, ctx: ChatContext) -> tuple[int, int] | None:
 
 def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> str:
     """The text of one skeleton line sent at ``at``."""
+    return _render(line, at, ctx, rng).replace(STOP, ".")
+
+
+def _render(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> str:
+    """:func:`render_line`, with the full stops between clauses still as :data:`STOP`."""
     if ctx.direct and is_implicit(line):
         line = explicit_line(line)
     voice = ctx.voice(line.speaker)
@@ -316,6 +343,10 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             break
     else:
         raise ValueError(f"no template of {line.intent!r} fits the slots {sorted(s)}")
+    if not formal and line.intent in _REASON_OPTIONAL and "{reason}" in tpl and rng.random() < _NO_REASON:
+        bare = _REASON_SLOT.sub("", tpl)  # "cant do {day}" where a letter would give the reason too
+        if len(re.findall(r"\w+|\{\w+\}", bare)) >= 2:
+            tpl = bare
     tpl = _stylise(tpl, voice, ctx.style, rng, line.intent)
     reason_kind = {"cancel": "cancel", "cancel_implicit": "implicit"}.get(line.intent, "conflict")
     category = "service" if line.intent == "book_unavailable" else ctx.category
@@ -404,7 +435,7 @@ def render_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) 
             text = f"{nick}, {text[0].lower()}{text[1:]}"
         else:
             text = f"{text.rstrip('.!')}, {nick}"
-    if line.intent in ("accept", "accept_later", "confirm") and rng.random() < 0.25:
+    if line.intent in ("accept", "accept_later", "confirm") and rng.random() < 0.12:
         closer = rng.choice(lexicon().closers["formal" if formal else "casual"])
         text = f"{text} {expand(closer, tables, rng, clean=False)}"
     return tidy(text)
@@ -497,7 +528,7 @@ def realize_chat_template(lines: list[Line], times: list[datetime], ctx: ChatCon
 def realize_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random, *, opening: bool) -> str:
     """The text of one line of a chat as the chat realiser writes it (``opening``: the line opens a
     session, so it may start with a greeting); a burst joins its messages with a newline."""
-    text = render_line(line, at, ctx, rng)
+    text = _render(line, at, ctx, rng)
     if opening and line.intent not in ("interjection", "ack", "accept_later") and (
         rng.random() < ctx.style.greeting
     ):
@@ -517,7 +548,7 @@ def realize_line(line: Line, at: datetime, ctx: ChatContext, rng: random.Random,
         if len(parts) > 1:
             ctx.used.add("burst")
             text = "\n".join(parts)
-    return text
+    return text.replace(STOP, ".")
 
 
 __all__ = ["IMPLICIT_INTENTS", "ChatContext", "address", "explicit_line", "greeting", "is_implicit",
