@@ -265,3 +265,40 @@ def test_few_cue_phrases_are_entries_of_the_generators_data():
     entries = _generator_entries()
     shared = [p for p in phrases if p in entries]
     assert len(shared) / len(phrases) < 0.30, sorted(shared)
+
+
+# -- issue 16, second round: services, re-mentions, "no <activity> <day>" --------------------------
+def test_a_services_confirmation_keeps_its_place_a_booked_is_no_reason_there():
+    ops = _act([("09:00", "Pasta Studio", "Hi Ann! You're booked on the dumpling workshop at Pasta Studio, "
+                "Saturday 14 March, 11am-1pm.")], members=(USER, "Pasta Studio"), name="Pasta Studio", timetable=())
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-14T11:00", "end": "2026-03-14T13:00",
+                                              "location": "Pasta Studio", "participants": [USER],
+                                              "description": "Pasta Studio"}}]
+
+
+def test_a_cancel_request_naming_another_day_than_the_events_deletes_nothing():
+    court = make_event("e1", start="2026-03-15T16:00", end=None, location="the courts",
+                       participants=[USER, "Bob Ray"], description="Tennis with Bob")
+    ops = _act([("09:00", USER, "hi, can you cancel my saturday 4pm court please?"),
+                ("09:30", "Court Bookings", "No problem, that's cancelled.")],
+               members=(USER, "Court Bookings"), name="Court Bookings", timetable=(court,))
+    assert ops == []
+
+
+def test_no_activity_and_a_day_cancels_that_days_event():
+    standup = make_event("e1", start="2026-03-12T09:00", end="2026-03-12T09:15", location="room 2",
+                         participants=[USER, "Bob Ray", "Cy Hunt"], description="Standup")
+    other = make_event("e2", start="2026-03-11T15:00", end=None, location="room 2",
+                       participants=[USER, "Bob Ray", "Cy Hunt"], description="Planning")
+    ops = _act([("08:05", "Bob Ray", "no standup thursday, we're all at the client. see you at planning")],
+               members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="squad", timetable=(standup, other))
+    assert ops == [{"op": "delete", "id": "e1"}]
+    assert _act([("08:05", "Bob Ray", "no thursday for me, sorry")], members=(USER, "Bob Ray", "Cy Hunt"),
+                kind="group", name="squad", timetable=(standup,)) == [
+        {"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt"]}]
+
+
+def test_a_yes_to_a_time_already_settled_inserts_no_second_event():
+    ops = _act([("09:00", "Bob Ray", "can we move thursday's dinner to fri 8?"), ("09:10", USER, "fri 8 works"),
+                ("09:12", "Bob Ray", "great, 8 it is")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T20:00"}]

@@ -433,6 +433,10 @@ class RulesAgent:
         else:
             backers = set(draft.backers) - state.declined
             people = [m for m in chat.members if m == user or m in backers]
+        again = [s for s in work.live() if s.start == start and set(people) <= set(s.participants)]
+        if again:  # "2 it is" after the move was settled: the event is already there
+            state.focus = again[0].id
+            return
         slot = Slot("", start, None, None if v.place in (None, CLEARED) else v.place, people,
                     (draft.activity or chat.name).capitalize() if draft.activity else chat.name)
         if v.clock is None and v.end_day is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
@@ -135,7 +135,11 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
             clauses.append((pos, end, reason))
         if m is not None:
             pos = m.end()
-    return Features(text, folded, mask(text, ref), read(text, ref), hits, "?" in text, tuple(clauses))
+    reading = read(text, ref)
+    if any(reason for _, _, reason in clauses):
+        cancels = _no_event_at(folded, reading, cues)  # "no standup thursday": its day is the event's
+        clauses = [(a, b, reason and not any(a <= c < b for c in cancels)) for a, b, reason in clauses]
+    return Features(text, folded, mask(text, ref), reading, hits, "?" in text, tuple(clauses))
 
 
 _RE_NOT_BEFORE = re.compile(r"(?<![\w'])(?:not|instead of|rather than)\s+(?:at\s+)?$")
@@ -311,7 +315,7 @@ def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if "confirmed" in f.hits and not f.question:
         if "cancel" in f.hits:
             return Cancellation(ctx.sender)  # "your reservation has been cancelled"
-        return Booked(ctx.sender, values=values_of(f, ctx, cues))
+        return Booked(ctx.sender, values=values_of(_stated(f), ctx, cues))
     if "cancel" in f.hits and _RE_BEEN_CANCELLED.search(f.folded):
         return Cancellation(ctx.sender)
     v = values_of(f, ctx, cues)
@@ -320,12 +324,19 @@ def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     return Nothing(ctx.sender)
 
 
+@lru_cache(maxsize=MEMO)
+def _stated(f: Features) -> Features:
+    """A service's confirmation read without reason clauses: its "booked", "appointment" or "class"
+    states the booking ("You're booked on the pasta class at Hearth Kitchen"), it gives no reason."""
+    return replace(f, clauses=tuple((a, b, False) for a, b, _ in f.clauses))
+
+
 def _user_request(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not ctx.service or ctx.sender != ctx.user:
         return None
     if "cancel" in f.hits:
         # "please cancel my booking": done when the service says so (the day and time say which)
-        return Request(ctx.sender, cancel=True, values=values_of(f, ctx, cues))
+        return Request(ctx.sender, cancel=True, values=values_of(_stated(f), ctx, cues))  # "my saturday court"
     if "decline" in f.hits and not ({"agree", "ask", "change", "request"} & f.hits):
         return Rejection(ctx.sender)  # "no, that day's no good for me": the offer falls
     v = values_of(f, ctx, cues)
@@ -365,7 +376,7 @@ def _cancellation(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if _RE_MISS.search(f.folded) and ctx.discussing:
         return Cancellation(ctx.sender)  # "let's give X a miss this week"
     if "cancel" not in f.hits:
-        return None
+        return Cancellation(ctx.sender) if _no_event(f, cues) and not f.question else None
     explicit = [m for m in cues.find("cancel", f.folded) if not _RE_SOFT_CANCEL.fullmatch(m.group(0))]
     explicit = [m for m in explicit if not in_reason(f, m.start()) or m.group(0) != "off"]
     if not explicit:
@@ -388,6 +399,20 @@ def _cancellation(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if "hedge" in f.hits and ctx.sender != ctx.user:
         return Hedge(ctx.sender)
     return Cancellation(ctx.sender)
+
+
+_RE_NO_EVENT = re.compile(r"(?:^|[,.;!?]\s*)no\s+((?:[a-z][\w'-]*\s+){1,2}?)(?:on\s+|this\s+)?(?=\S)")
+
+
+def _no_event_at(folded: str, reading: Reading, cues: Cues) -> list[int]:
+    """Where "no standup thursday", "no practice tonight" begin: an activity said with "no" and then
+    its day cancels it (not "no thursday for me", a drop-out, nor "no rush tomorrow": no activity)."""
+    starts = {d.start for d in reading.days if not d.retracted} | {p.start for p in reading.parts}
+    return [m.start(1) for m in _RE_NO_EVENT.finditer(folded) if m.end() in starts and activity_of(m.group(1), cues)]
+
+
+def _no_event(f: Features, cues: Cues) -> bool:
+    return bool(_no_event_at(f.folded, f.reading, cues))
 
 
 def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
