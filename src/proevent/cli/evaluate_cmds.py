@@ -92,6 +92,18 @@ def evaluate_command(
 
     DATASET must be the one the run was made on (same checksum) and pass the structural checks of
     `proevent validate`; --other-dataset and --no-validate lift these checks."""
+    from proevent.model.bulk import gc_paused
+
+    with gc_paused():  # the dataset, the run and the scores live until the command ends: a collection
+        # would only walk them again (the locals of _evaluate_run are freed before the collector resumes)
+        _evaluate_run(dataset, run, judge=judge, metrics_version=metrics_version, no_ci=no_ci, json_out=json_out,
+                      n_boot=n_boot, seed=seed, only_answered=only_answered, no_validate=no_validate,
+                      other_dataset=other_dataset, allow_judge_errors=allow_judge_errors)
+
+
+def _evaluate_run(dataset: Path, run: Path, *, judge: str | None, metrics_version: int, no_ci: bool,
+                  json_out: Path | None, n_boot: int, seed: int, only_answered: bool, no_validate: bool,
+                  other_dataset: bool, allow_judge_errors: bool) -> None:
     from proevent.cli.rounds import judge_pending
     from proevent.evaluate import JudgeFailed, evaluate
     from proevent.generate.validate import require_structure

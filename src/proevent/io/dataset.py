@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from proevent.io.errors import FormatError
+from proevent.io.fastcase import FastCases
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
 from proevent.model import CASES_FILE, Case, Dataset, DatasetCounts, DatasetManifest
 from proevent.model.bulk import gc_paused
@@ -52,7 +53,7 @@ def _depth(value: Any, limit: int = MAX_META_DEPTH) -> int:
 def iter_numbered_cases(path: Path, problems: list[str]) -> Iterator[tuple[int, Case]]:
     """``(line number, case)`` of every line that is a case; what the format forbids beyond the
     line's schema is a problem too: a case without steps, steps not numbered 1, 2, 3, ... in order."""
-    for lineno, case in iter_jsonl(path, Case, problems, strict=True):
+    for lineno, case in iter_jsonl(path, Case, problems, strict=True, fast=FastCases().case):
         where = f"{path.name}:{lineno}"
         if _depth(case.meta) > MAX_META_DEPTH:
             problems.append(f"{where}: meta: nested more than {MAX_META_DEPTH} levels deep")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -145,14 +145,19 @@ def _plain(raw: bytes, strict: bool) -> bool:
     return len(raw) <= 4000 or b"0" * 4001 not in mapped
 
 
-def _validate_line(raw: bytes, model: type[M], decoder: _Decoder, where: str) -> tuple[M | None, list[str]]:
+def _validate_line(raw: bytes, model: type[M], decoder: _Decoder, where: str,
+                   fast: Callable[[bytes], M | None] | None = None) -> tuple[M | None, list[str]]:
     """One line as ``model``: ``(item, [])`` or ``(None, problems)``.
 
-    A plain line (:func:`_plain`) is parsed and validated by pydantic in one pass over the bytes
-    (no intermediate dict, repeated short strings shared); any failure there, and every line that is
-    not plain, goes through :func:`_decode_line` and ``model_validate``, which word the problems.
+    A plain line (:func:`_plain`) is read by ``fast`` where given (a reader that builds the same
+    item or declines, :mod:`proevent.io.fastcase`), else parsed and validated by pydantic in one
+    pass over the bytes (no intermediate dict, repeated short strings shared); any failure there,
+    and every line that is not plain, goes through :func:`_decode_line` and ``model_validate``,
+    which word the problems.
     """
     if _plain(raw, decoder.strict):
+        if fast is not None and (item := fast(raw)) is not None:
+            return item, []
         try:
             return model.model_validate_json(raw), []
         except (ValidationError, RecursionError):
@@ -175,15 +180,16 @@ def _careful_line(raw: bytes, model: type[M], decoder: _Decoder, where: str) -> 
         return None, [f"{where}: (line): nested too deeply"]
 
 
-def iter_jsonl(path: Path, model: type[M], problems: list[str], *, strict: bool = False
-               ) -> Iterator[tuple[int, M]]:
+def iter_jsonl(path: Path, model: type[M], problems: list[str], *, strict: bool = False,
+               fast: Callable[[bytes], M | None] | None = None) -> Iterator[tuple[int, M]]:
     """Yield ``(line_number, item)`` for every valid line; append a message per bad line.
 
     Blank lines are skipped. The caller raises :class:`FormatError` when ``problems`` is not
     empty after the loop, so a file reports all its errors, not only the first. ``strict`` (data
     files): refuse NaN, Infinity, integers outside 64 bits and lone surrogates (module docstring).
     Bulk readers consume it inside :func:`proevent.model.bulk.gc_paused` (a generator cannot
-    pause the collector for its consumer).
+    pause the collector for its consumer). ``fast``: a first reader of plain lines that returns the
+    item pydantic would build or ``None`` (:func:`_validate_line`).
 
     Raises:
         FormatError: the file cannot be opened (missing, a folder, no permission).
@@ -198,7 +204,7 @@ def iter_jsonl(path: Path, model: type[M], problems: list[str], *, strict: bool 
         for lineno, raw in enumerate(fh, start=1):
             if not raw.strip():
                 continue
-            item, bad = _validate_line(raw, model, decoder, f"{name}:{lineno}")
+            item, bad = _validate_line(raw, model, decoder, f"{name}:{lineno}", fast)
             if bad:
                 problems.extend(bad)
                 continue

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from proevent.io.errors import FormatError
+from proevent.io.fastcase import fast_line
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
 from proevent.model import Key, PredictionLine, Run, RunManifest
 from proevent.model.bulk import gc_paused
@@ -37,7 +38,7 @@ def load_run(path: str | Path) -> Run:
     n = 0
     if pred_path.exists():
         with gc_paused():
-            for _, line in iter_jsonl(pred_path, PredictionLine, problems):
+            for _, line in iter_jsonl(pred_path, PredictionLine, problems, fast=fast_line):
                 n += 1
                 lines.pop(line.key, None)
                 lines[line.key] = line

@@ -86,6 +86,22 @@ def _strict_time(value: object) -> str:
     return out
 
 
+_YEAR = r"(?!0000)[0-9]{4}"
+_MONTH_DAY = (r"(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])"  # every month has 1 to 28
+              r"|(?:0[13-9]|1[0-2])-(?:29|30)"  # all but February have 29 and 30
+              r"|(?:0[13578]|1[02])-31)")  # the long months 31
+_LEAP_DAY = r"(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29"
+DAY_PATTERN = rf"(?:{_YEAR}-{_MONTH_DAY}|(?!0000){_LEAP_DAY})"
+"""``YYYY-MM-DD`` naming a day of the (proleptic Gregorian) calendar, leap days included, in ASCII digits."""
+_CLOCK = r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]"
+TIME_PATTERN = rf"^{DAY_PATTERN}{_CLOCK}\Z"
+"""A time already in normal form (``YYYY-MM-DDTHH:MM``, valid): what :data:`Time` keeps as it is."""
+TIME_OR_DATE_PATTERN = rf"^{DAY_PATTERN}(?:{_CLOCK})?\Z"
+"""A time or a date already in normal form: what :data:`TimeOrDate` keeps as it is (``None`` aside)."""
+is_normal_time = re.compile(TIME_PATTERN).match
+is_normal_time_or_date = re.compile(TIME_OR_DATE_PATTERN).match
+
+
 def is_date(value: str | None) -> bool:
     """True when ``value`` is a date (day known, time of day unknown)."""
     return value is not None and len(value) == 10

@@ -1,0 +1,155 @@
+"""The fast readers (msgspec) build exactly what pydantic builds, or decline; never accept what pydantic refuses."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ValidationError
+
+from proevent.io.fastcase import TIME_OR_DATE_PATTERN, TIME_PATTERN, FastCases, fast_line
+from proevent.model import Case, PredictionLine
+from proevent.model.times import normalize_time
+
+ROOT = Path(__file__).resolve().parents[2]
+CASE_FILES = sorted(p for p in (ROOT / "examples").glob("*/cases.jsonl"))
+LINE_FILES = sorted((ROOT / "examples").glob("**/predictions.jsonl"))
+
+
+def assert_same(a: object, b: object, path: str = "") -> None:
+    """Same types, values, field order, field sets and extras, all the way down."""
+    assert type(a) is type(b), path
+    if isinstance(a, BaseModel):
+        assert list(a.__dict__) == list(b.__dict__), path
+        assert a.model_fields_set == b.model_fields_set, path
+        assert a.__pydantic_extra__ == b.__pydantic_extra__, path
+        assert a.__pydantic_private__ == b.__pydantic_private__, path
+        for k in a.__dict__:
+            assert_same(a.__dict__[k], b.__dict__[k], f"{path}.{k}")
+    elif isinstance(a, list | dict):
+        assert len(a) == len(b), path
+        pairs = zip(a.items(), b.items()) if isinstance(a, dict) else zip(enumerate(a), enumerate(b))
+        for (ka, va), (kb, vb) in pairs:
+            assert ka == kb, path
+            assert_same(va, vb, f"{path}.{ka}")
+    else:
+        assert a == b, path
+
+
+def sharing(case: Case) -> list[list[int]]:
+    """Which timetable entries are the same object (the events a case shares)."""
+    ids: dict[int, int] = {}
+    tables = [case.initial_timetable, *(s.gold_timetable for s in case.steps)]
+    return [[ids.setdefault(id(ev), len(ids)) for ev in table] for table in tables]
+
+
+def check_case_line(raw: bytes) -> Case | None:
+    """The fast reader agrees with pydantic on ``raw``: the same case, or it declines."""
+    fast = FastCases().case(raw)
+    try:
+        slow = Case.model_validate_json(raw)
+    except ValidationError:
+        assert fast is None
+        return None
+    if fast is not None:
+        assert_same(fast, slow)
+        assert sharing(fast) == sharing(slow)
+        assert fast.model_dump_json() == slow.model_dump_json()
+    return fast
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.parent.name)
+def test_every_example_case_is_read_fast_and_the_same(path: Path) -> None:
+    lines = [raw for raw in path.read_bytes().splitlines() if raw.strip()]
+    assert lines
+    for raw in lines:
+        assert check_case_line(raw) is not None
+
+
+@pytest.mark.parametrize("path", LINE_FILES, ids=lambda p: p.parent.name)
+def test_example_prediction_lines_are_read_the_same(path: Path) -> None:
+    for raw in path.read_bytes().splitlines():
+        if not raw.strip():
+            continue
+        slow = PredictionLine.model_validate_json(raw)
+        fast = fast_line(raw)
+        if fast is not None:
+            assert_same(fast, slow)
+
+
+def _tiny_case() -> dict:
+    return json.loads((ROOT / "examples" / "tiny" / "cases.jsonl").read_bytes().splitlines()[0])
+
+
+def _edit(case: dict, where: str, value: object) -> dict:
+    """``case`` with the value at the dotted path ``where`` replaced (``...`` deletes it)."""
+    *parents, last = where.split(".")
+    node: object = case
+    for part in parents:
+        node = node[int(part)] if isinstance(node, list) else node[part]  # type: ignore[index]
+    key = int(last) if isinstance(node, list) else last
+    if value is ...:
+        del node[key]  # type: ignore[arg-type, union-attr]
+    else:
+        node[key] = value  # type: ignore[index]
+    return case
+
+
+EDITS = [
+    ("timezone", ...), ("meta", ...), ("format", ...), ("steps.0.t", "1"), ("steps.0.t", 1.0), ("steps.0.t", 0),
+    ("steps.0.t", True), ("start", "2026-03-14T09:00:30"), ("start", "2026-03-14"), ("start", "2026-02-30T09:00"),
+    ("start", "2026-03-14T24:00"), ("start", "2026-03-14T09:00\n"), ("start", "２０２６-03-14T09:00"),
+    ("steps.0.messages.0.time", "2024-02-29T10:00"), ("steps.0.messages.0.time", "2023-02-29T10:00"),
+    ("steps.0.messages.0.text", 5), ("steps.0.messages.0.extra", "ignored"), ("chats.0.type", "channel"),
+    ("initial_timetable", [{"id": "e1", "start": "2026-03-20", "end": None, "location": None,
+                            "participants": ["x"], "description": ""}]),
+    ("initial_timetable", [{"id": "e1", "start": "2026-03-20T10:00:59", "end": None, "location": None,
+                            "participants": ["x"]}]),
+    ("steps.0.gold_ops", [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-20T10:00:59"}]),
+    ("steps.0.gold_ops", [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-20"}]),
+    ("steps.0.gold_ops", [{"op": "update", "id": "e1", "attribute": "participants", "value": ["a", 1]}]),
+    ("steps.0.gold_ops", [{"op": "update", "id": "e1", "attribute": "location", "value": None}]),
+    ("steps.0.gold_ops", [{"id": "e1", "op": "delete", "note": "x"}]), ("steps.0.gold_ops", [{"op": "move"}]),
+    ("steps.0.gold_ops", [{"op": "insert", "event": {"start": None, "end": None, "location": "Cafe",
+                                                     "participants": [], "description": None, "id": "e9"}}]),
+]
+
+
+@pytest.mark.parametrize(("where", "value"), EDITS, ids=[f"{w}={v!r}"[:60] for w, v in EDITS])
+def test_an_edited_case_is_read_the_same_or_declined(where: str, value: object) -> None:
+    check_case_line(json.dumps(_edit(_tiny_case(), where, value), ensure_ascii=False).encode())
+
+
+def test_a_plain_complete_case_is_not_declined_and_odd_ones_are() -> None:
+    assert FastCases().case(json.dumps(_tiny_case()).encode()) is not None
+    for where, value in [("timezone", ...), ("start", "2026-03-14T09:00:30"), ("steps.0.t", "1")]:
+        assert FastCases().case(json.dumps(_edit(_tiny_case(), where, value)).encode()) is None
+
+
+def _valid(value: str, dates: bool) -> bool:
+    try:
+        out = normalize_time(value)
+    except ValueError:
+        return False
+    return out == value and (dates or len(value) == 16)
+
+
+@settings(max_examples=400)
+@given(st.integers(0, 9999), st.integers(0, 13), st.integers(0, 32), st.integers(0, 24), st.integers(0, 60),
+       st.booleans())
+def test_the_time_patterns_accept_exactly_the_normal_valid_times(y: int, mo: int, d: int, h: int, mi: int,
+                                                                 with_clock: bool) -> None:
+    text = f"{y:04d}-{mo:02d}-{d:02d}" + (f"T{h:02d}:{mi:02d}" if with_clock else "")
+    assert bool(re.match(TIME_OR_DATE_PATTERN, text)) == _valid(text, dates=True)
+    assert bool(re.match(TIME_PATTERN, text)) == _valid(text, dates=False)
+
+
+def test_leap_days_follow_the_gregorian_rule() -> None:
+    for year in (4, 400, 1600, 2000, 2024, 1900, 2100, 2023, 1):
+        leap = date(year, 3, 1).toordinal() - date(year, 2, 28).toordinal() == 2
+        assert bool(re.match(TIME_PATTERN, f"{year:04d}-02-29T00:00")) == leap
