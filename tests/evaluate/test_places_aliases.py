@@ -76,6 +76,29 @@ def test_different_place(a: str, b: str) -> None:
     assert not same_place(a, b) and not same_place(b, a)
 
 
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("Hyde Park", "Hyde Park, Chicago", False),  # a known place's namesake in another country
+    ("Central Park", "Central Park, Denver", False),  # in another US state
+    ("Central Park", "Central Park, Texas", False),
+    ("Hyde Park", "Hyde Park, Leeds", False),  # a big city far from London
+    ("Hyde Park", "Hyde Park, London", True),
+    ("Hyde Park", "Hyde Park, Westminster", True),  # a district (Westminster, Colorado is small)
+    ("Central Park", "Central Park, Brooklyn", True),  # near New York City
+    ("Pike Place Market", "Pike Place Market, Seattle, WA", True),  # WA: Washington, not Wa in Ghana
+    ("Louvre", "Louvre, Paris, France", True),
+    ("Taj Mahal Palace", "Taj Mahal Palace, Mumbai", True),  # a hotel whose name holds the Taj Mahal (Agra)
+])
+def test_a_known_place_and_a_city_elsewhere(a: str, b: str, same: bool) -> None:
+    assert same_place(a, b) is same and same_place(b, a) is same
+
+
+def test_the_gazetteer_knows_where_cities_are() -> None:
+    london, leeds = gazetteer.town("london"), gazetteer.town("leeds")
+    assert london is not None and leeds is not None and london.thousands > 8000
+    assert 250 < gazetteer.distance_km(london, leeds) < 290  # 272 km by the great circle
+    assert gazetteer.distance_km(london, london) == 0 and gazetteer.town("golden dragon") is None
+
+
 def test_common_word_nicknames_need_the_description() -> None:
     """"the Met" and "the Garden" name a place only when the description points at it; an
     ambiguous nickname is the same as another side only when that side names one of its places."""

@@ -51,9 +51,10 @@ class AliasIndex:
             forms = [canon(n) for n in (english, *others)]  # read as the gazetteer's name ("Köln", not "Cologne")
             target = next((f for f in forms if is_city(" ".join(f))), forms[0])
             for form in forms:
-                if form != target:
-                    self.city_names[form] = target
+                self.city_names[form] = target  # the target too, so that it is read whole
         self.kind_of = {p.id: p.kind for p in table.places}
+        self.city_of = {p.id: " ".join(self.fold(canon(p.city))) for p in table.places if p.city}
+        """A place's city as the gazetteer's key ("new york city")."""
         self.kind_words = {k: tuple(sorted({self.fold(canon(w)) for w in ws}, key=len, reverse=True))
                            for k, ws in table.kinds.items()}
         self.names: dict[tuple[str, ...], set[str]] = {}

@@ -9,6 +9,7 @@ validated on load. Loaded once, on the first question."""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
@@ -24,18 +25,29 @@ class Where(NamedTuple):
     state: str
 
 
+class Town(NamedTuple):
+    """A city's position (degrees) and population (thousands)."""
+
+    lat: float
+    lon: float
+    thousands: int
+
+
 @lru_cache(maxsize=1)
-def _load() -> tuple[dict[str, Where], dict[str, Where]]:
+def _load() -> tuple[dict[str, Where], dict[str, Where], dict[str, Town]]:
     cities: dict[str, Where] = {}
     regions: dict[str, Where] = {}
+    towns: dict[str, Town] = {}
     text = resources.files("proevent.evaluate").joinpath("data", "place_names.tsv").read_text(encoding="utf-8")
     for line in text.splitlines():
         kind, name, *rest = line.split("\t")
         if kind == "city":
             cities[name] = Where(rest[0], rest[1])
+            if len(rest) >= 5:
+                towns[name] = Town(float(rest[2]), float(rest[3]), int(rest[4]))
         else:
             regions[name] = Where(rest[0], rest[1])
-    return cities, regions
+    return cities, regions, towns
 
 
 def city(name: str) -> Where | None:
@@ -48,9 +60,21 @@ def region(name: str) -> Where | None:
     return _load()[1].get(name)
 
 
+def town(name: str) -> Town | None:
+    """The position and size of the best-known city called ``name``, if any."""
+    return _load()[2].get(name)
+
+
+def distance_km(a: Town, b: Town) -> float:
+    """Great-circle distance between two cities."""
+    la, lb, dlon = math.radians(a.lat), math.radians(b.lat), math.radians(b.lon - a.lon)
+    cos = math.sin(la) * math.sin(lb) + math.cos(la) * math.cos(lb) * math.cos(dlon)
+    return 6371.0 * math.acos(max(-1.0, min(1.0, cos)))
+
+
 def is_place_name(name: str) -> bool:
     """A city's or a region's name: a place of its own, not a venue."""
-    cities, regions = _load()
+    cities, regions, _ = _load()
     return name in cities or name in regions
 
 
@@ -71,6 +95,9 @@ class AliasPlace(BaseModel):
 
     id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9-]+$")
     kind: str
+    city: str = ""
+    """The city it is in (English, as the gazetteer names it): a city or region named beside it in
+    another country (or US state) makes a namesake."""
     names: tuple[str, ...] = ()
     codes: tuple[str, ...] = ()
     ask: tuple[str, ...] = ()
