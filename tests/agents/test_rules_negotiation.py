@@ -302,3 +302,15 @@ def test_a_yes_to_a_time_already_settled_inserts_no_second_event():
     ops = _act([("09:00", "Bob Ray", "can we move thursday's dinner to fri 8?"), ("09:10", USER, "fri 8 works"),
                 ("09:12", "Bob Ray", "great, 8 it is")])
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T20:00"}]
+
+
+def test_a_join_naming_the_events_own_day_joins_it_another_day_proposes():
+    study = make_event("e1", start="2026-03-11T15:30", end="2026-03-11T17:30", location="room 2",
+                       participants=[USER, "Bob Ray"], description="Planning session")
+    members = (USER, "Bob Ray", "Cy Hunt")
+    joined = [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]
+    kw = dict(members=members, kind="group", name="squad", timetable=(study,))
+    context = [("08:00", "Bob Ray", "planning wed 3:30-5:30, room 2")]
+    assert _act([("21:40", "Cy Hunt", "sorry, was offline. I can join wed but only from 4")], context=context,
+                **kw) == joined
+    assert _act([("21:40", "Cy Hunt", "can I join fri at 10 instead?")], context=context, **kw) == []

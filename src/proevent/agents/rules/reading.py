@@ -443,11 +443,20 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
 def _join(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if "join" not in f.hits or not ctx.discussing or "decline" in f.hits and "dropout" in f.hits:
         return None
-    if values_of(f, ctx, cues).any():
+    v = values_of(f, ctx, cues)
+    if v.any() and not _joins_as_is(v, ctx, f):
         return None  # "Boulder Box sat 10-12? Maria is coming too": a proposal
     if "hedge" in f.hits:
         return Hedge(ctx.sender)
     return Join(ctx.sender, person=ctx.sender, asks=f.question)
+
+
+def _joins_as_is(v: Values, ctx: Context, f: Features) -> bool:
+    """A join that names the event's own day or time ("im in, fri sorted", "can i come wed at 4?",
+    "I can join wed but only from 4") joins it; another day, time or place proposes."""
+    if v.place is not None or ctx.current_day is None or v.day not in (None, ctx.current_day):
+        return False
+    return v.clock in (None, ctx.anchor) or not f.question and v.day == ctx.current_day
 
 
 def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
