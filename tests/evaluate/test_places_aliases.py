@@ -66,17 +66,7 @@ DIFFERENT = [
 ]
 
 
-@pytest.mark.parametrize(("a", "b"), SAME)
-def test_same_place(a: str, b: str) -> None:
-    assert same_place(a, b) and same_place(b, a)
-
-
-@pytest.mark.parametrize(("a", "b"), DIFFERENT)
-def test_different_place(a: str, b: str) -> None:
-    assert not same_place(a, b) and not same_place(b, a)
-
-
-@pytest.mark.parametrize(("a", "b", "same"), [
+NAMESAKES = [
     ("Hyde Park", "Hyde Park, Chicago", False),  # a known place's namesake in another country
     ("Central Park", "Central Park, Denver", False),  # in another US state
     ("Central Park", "Central Park, Texas", False),
@@ -87,8 +77,13 @@ def test_different_place(a: str, b: str) -> None:
     ("Pike Place Market", "Pike Place Market, Seattle, WA", True),  # WA: Washington, not Wa in Ghana
     ("Louvre", "Louvre, Paris, France", True),
     ("Taj Mahal Palace", "Taj Mahal Palace, Mumbai", True),  # a hotel whose name holds the Taj Mahal (Agra)
-])
-def test_a_known_place_and_a_city_elsewhere(a: str, b: str, same: bool) -> None:
+]
+"""A known place and a city or region beside it elsewhere: a namesake."""
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [(a, b, True) for a, b in SAME] + [(a, b, False) for a, b in DIFFERENT]
+                         + NAMESAKES)
+def test_pairs(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same and same_place(b, a) is same
 
 
