@@ -314,3 +314,16 @@ def test_a_join_naming_the_events_own_day_joins_it_another_day_proposes():
     assert _act([("21:40", "Cy Hunt", "sorry, was offline. I can join wed but only from 4")], context=context,
                 **kw) == joined
     assert _act([("21:40", "Cy Hunt", "can I join fri at 10 instead?")], context=context, **kw) == []
+
+
+def test_not_going_to_work_and_out_till_are_no_drop_outs():
+    change = [("09:00", "Bob Ray", "could we do thursday's dinner an hour earlier?")]
+    assert _act([("09:10", USER, "that's not going to work, I'm teaching, sorry")], context=change) == []
+    assert _act([("09:10", USER, "im out till 8.15pm")], context=change) == []
+    assert _act([("09:10", USER, "sorry, not going thursday after all")]) == [{"op": "delete", "id": "e1"}]
+
+
+def test_giving_up_a_new_plan_that_fell_through_cancels_no_event_of_the_timetable():
+    ops = _act([("09:00", "Bob Ray", "want to go bowling fri 6?"), ("09:10", USER, "fri doesnt work, I have rehearsal"),
+                ("09:20", USER, "ugh we'll drop it for a bit")])
+    assert ops == []

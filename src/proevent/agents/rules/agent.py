@@ -311,12 +311,16 @@ class RulesAgent:
                 state.declined.add(sender)
                 if self._other_side(draft, sender, user) and (chat.type == "direct" or sender == user):
                     state.open = None
+                    state.fell = state.seen if draft.key is None else None
             return
         if isinstance(move, Hedge):
             return
         if isinstance(move, Cancellation):
+            fell = state.fell is not None and state.seen - state.fell <= recent_window(chat)
             if state.open is not None and (state.open.key is None or subject is None):
                 state.open = None
+            elif fell and move.about is None:
+                pass  # "ugh, we'll drop it" after a new plan fell through: that plan, not the chat's event
             elif subject is not None and (sender == user or chat.type == "direct" or service or
                                           sender in subject.participants):
                 subject.deleted = True

@@ -415,12 +415,21 @@ def _no_event(f: Features, cues: Cues) -> bool:
     return bool(_no_event_at(f.folded, f.reading, cues))
 
 
+_RE_WONT_WORK = re.compile(r"(?<![\w'])(?:not going to work|(?:i'm|im|i am)\s+out\s+(?:till|until|til))(?![\w'])")
+"""'that's not going to work': a refusal of the time, not "not going"; "im out till 8": away until then,
+not "im out" (both drop-out phrases)."""
+
+
 def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not ctx.discussing:
         return None
-    said = "dropout" in f.hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded) or (
+    if "dropout" in f.hits and _RE_WONT_WORK.search(f.folded):
+        hits = f.hits - {"dropout"} if not cues.has("dropout", _RE_WONT_WORK.sub(" ", f.folded)) else f.hits
+    else:
+        hits = f.hits
+    said = "dropout" in hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded) or (
         _RE_OUT_FOR.search(f.folded))
-    if not said or "hedge" in f.hits and "dropout" not in f.hits:
+    if not said or "hedge" in f.hits and "dropout" not in hits:
         return None
     if "remind" in f.hits and _first(f, cues, "remind") < _first(f, cues, "dropout"):
         return None  # "see you tonight! I'm out of chalk": a see-you first is no drop-out

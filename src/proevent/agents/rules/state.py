@@ -63,6 +63,9 @@ class ChatState:
     last: tuple[str, str, str] | None = None
     seen: int = 0
     """Messages of the chat played so far."""
+    fell: int | None = None
+    """The message count when a proposal of a new event was last turned down (a "let's drop it" soon
+    after gives up that plan, not an event of the timetable)."""
 
 
 @dataclass
