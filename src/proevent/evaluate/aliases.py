@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
+from proevent.evaluate import gazetteer
 from proevent.evaluate.gazetteer import AliasTable
 from proevent.evaluate.normalize import normalize_location
 
@@ -35,6 +36,10 @@ _CENTRAL_FORMS = (("centraal", "station"), ("central", "station"), ("main", "sta
                   ("centrale",), ("cs",), ("hb",), ("hovedbanegard",), ("centralstation",), ("hlavni", "nadrazi"),
                   ("glowny",), ("central", "railway", "station"), ("hauptbahnhof",))
 """Ways of writing a city's central station after the city's name (with "Hbf" already folded)."""
+_BIG_CITY = 500
+"""Thousands of people from which a city's name beside a known place is that city, not a district
+elsewhere of the same name ("Westminster" is also a town in Colorado)."""
+_NEAR_KM = 50.0
 _TERMINAL = re.compile(r"^t(\d{1,2}[a-z]?)$")
 _TERMINAL_WORD = re.compile(r"(^terminal_\w+|_terminal)$")
 """A terminal bound to its number or compass point ("terminal_5", "north_terminal")."""
@@ -183,9 +188,71 @@ class AliasIndex:
                 return ((self._token(self.names[joined]),), *(self.tag(p, hits) for p in parts[k:]))
         return tuple(self.tag(p, hits) for p in parts)
 
+    def namesake(self, a: Parts, b: Parts) -> bool:
+        """A known place that is one side's whole head, and a city or region the other side does not
+        name beside it that lies elsewhere (see :func:`proevent.evaluate.places.same_place`)."""
+        beside = _mentions(a) ^ _mentions(b)  # cities and regions one side names and the other does not
+        return bool(beside) and (self._elsewhere(_whole(a), beside) or self._elsewhere(_whole(b), beside))
+
+    def _elsewhere(self, tokens: set[str], mentions: set[str]) -> bool:
+        """A mentioned region lies in another country (or US state) than every place a token may
+        be, or a mentioned big city (half a million people or more: not a district's name) lies
+        far from all of them ("Hyde Park, Leeds"); unknown when a place has no city in the gazetteer."""
+        for token in tokens:
+            homes = [self.city_of.get(p, "") for p in ids(token)]
+            wheres = [gazetteer.city(h) for h in homes]
+            if not wheres or any(w is None for w in wheres):
+                continue
+            for m in mentions:  # every reading of the mention ("WA": Washington, or Wa in Ghana) elsewhere
+                region, far = gazetteer.region(m), _far(m, homes)
+                if (region is not None and all(_apart(region, w) for w in wheres if w) and far is not False) or (
+                        region is None and far):
+                    return True
+        return False
+
     def kinds(self, token: str) -> set[str]:
         """The kinds of the places a token names (empty for a word)."""
         return {self.kind_of[i] for i in ids(token)}
+
+
+Parts = tuple[tuple[str, ...], ...]
+"""A location's parts (head first), each its canonical words."""
+
+
+def _key(words: tuple[str, ...]) -> str:
+    return " ".join(words).replace("_", " ")
+
+
+def _mentions(parts: Parts) -> set[str]:
+    """The cities and regions a location names beside a known place: its qualifiers that are one,
+    and the other words of a head with a known place ("Chicago Hyde Park")."""
+    found = {_key(q) for q in parts[1:] if gazetteer.is_place_name(_key(q))}
+    if any(w[:1] == TOKEN for w in parts[0]):
+        found |= {w for w in parts[0] if w[:1] != TOKEN and gazetteer.is_place_name(w)}
+    return found
+
+
+def _whole(parts: Parts) -> set[str]:
+    """The known place that is the whole head, but for cities and regions beside it ("Chicago Hyde
+    Park"; not "Taj Mahal Palace", another place whose name holds one)."""
+    found = {w for w in parts[0] if w[:1] == TOKEN}
+    rest = [w for w in parts[0] if w[:1] != TOKEN]
+    return found if len(found) == 1 and all(gazetteer.is_place_name(w) for w in rest) else set()
+
+
+def _far(name: str, homes: list[str]) -> bool | None:
+    """A big city more than 50 km from every one of the places' cities; ``None`` when it is no big city."""
+    here = gazetteer.town(name)
+    if here is None or here.thousands < _BIG_CITY:
+        return None
+    towns = [gazetteer.town(h) for h in homes]
+    return all(t is not None and gazetteer.distance_km(here, t) > _NEAR_KM for t in towns)
+
+
+def _apart(at: gazetteer.Where, where: gazetteer.Where) -> bool:
+    """In another country, or in another US state."""
+    return at.country != where.country or (at.country == "US" and "" not in (at.state, where.state)
+                                           and at.state != where.state)
 
 
 @lru_cache(maxsize=65536)

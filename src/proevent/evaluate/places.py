@@ -56,7 +56,7 @@ from typing import Any, NamedTuple
 from rapidfuzz.distance import OSA
 
 from proevent.evaluate import gazetteer
-from proevent.evaluate.aliases import TOKEN, AliasIndex, ids, tokens_match
+from proevent.evaluate.aliases import TOKEN, AliasIndex, tokens_match
 from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
 
@@ -102,10 +102,7 @@ _VENUE_WORDS = frozenset({"bar", "pub", "restaurant", "cafe", "club", "bistro", 
 """Words of a description that make a possessive name a business ("drinks after work at the bar":
 "Sophie's" is a bar, not "Sophie's flat")."""
 _VENUE_CUE = "#venue"
-_BIG_CITY = 500
-"""Thousands of people from which a city's name beside a known place is that city, not a district
-elsewhere of the same name ("Westminster" is also a town in Colorado)."""
-_NEAR_KM = 50.0
+
 _VENUE_PREFIXES = frozenset({"restaurant", "ristorante", "restaurante", "trattoria", "osteria", "pizzeria", "cafe",
                              "caffe", "brasserie", "bistro", "taverna", "taberna", "gasthaus", "gasthof"})
 """A venue's kind written before its name: "Ristorante Da Enzo" = "Da Enzo"."""
@@ -490,59 +487,8 @@ def _home(parsed: Parsed) -> bool:
     return any(w.endswith(_HOME_MARK) for w in parsed.parts[0])
 
 
-def _mentions(parsed: Parsed) -> set[str]:
-    """The cities and regions a location names beside a known place: its qualifiers that are one,
-    and the other words of a head with a known place ("Chicago Hyde Park")."""
-    found = {_key(q) for q in parsed.parts[1:] if gazetteer.is_place_name(_key(q))}
-    head = parsed.parts[0]
-    if any(w[:1] == TOKEN for w in head):
-        found |= {w for w in head if w[:1] != TOKEN and gazetteer.is_place_name(w)}
-    return found
-
-
-def _elsewhere(tokens: set[str], mentions: set[str]) -> bool:
-    """A mentioned region lies in another country (or US state) than every place a token may be, or
-    a mentioned big city (half a million people or more: not a district's name) lies far from all
-    of them ("Hyde Park, Leeds"); unknown when a place has no city in the gazetteer."""
-    index = _aliases()
-    for token in tokens:
-        homes = [index.city_of.get(p, "") for p in ids(token)]
-        wheres = [gazetteer.city(h) for h in homes]
-        if not wheres or any(w is None for w in wheres):
-            continue
-        for m in mentions:  # every reading of the mention ("WA": Washington, or Wa in Ghana) elsewhere
-            region, far = gazetteer.region(m), _far(m, homes)
-            if (region is not None and all(_apart(region, w) for w in wheres if w) and far is not False) or (
-                    region is None and far):
-                return True
-    return False
-
-
-def _far(name: str, homes: list[str]) -> bool | None:
-    """A big city more than 50 km from every one of the places' cities; ``None`` when it is no big city."""
-    here = gazetteer.town(name)
-    if here is None or here.thousands < _BIG_CITY:
-        return None
-    towns = [gazetteer.town(h) for h in homes]
-    return all(t is not None and gazetteer.distance_km(here, t) > _NEAR_KM for t in towns)
-
-
-def _apart(at: gazetteer.Where, where: gazetteer.Where) -> bool:
-    """In another country, or in another US state."""
-    return at.country != where.country or (at.country == "US" and "" not in (at.state, where.state)
-                                           and at.state != where.state)
-
-
 def _tokens(parsed: Parsed) -> set[str]:
     return {w for w in parsed.parts[0] if w[:1] == TOKEN}
-
-
-def _whole(parsed: Parsed) -> set[str]:
-    """The known places that are the whole head, but for cities and regions beside them ("Chicago
-    Hyde Park"; not "Taj Mahal Palace", another place whose name holds one)."""
-    found = _tokens(parsed)
-    rest = [w for w in parsed.parts[0] if w[:1] != TOKEN]
-    return found if len(found) == 1 and all(gazetteer.is_place_name(w) for w in rest) else set()
 
 
 def hits(description: str) -> frozenset[str]:
@@ -566,8 +512,7 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     known_a, known_b = _tokens(ta), _tokens(tb)
     if known_a and known_b and not any(tokens_match(x, y) for x in known_a for y in known_b):
         return False
-    beside = _mentions(ta) ^ _mentions(tb)  # cities and regions one side names and the other does not
-    if beside and (_elsewhere(_whole(ta), beside) or _elsewhere(_whole(tb), beside)):
+    if _aliases().namesake(ta.parts, tb.parts):
         return False  # "Hyde Park, Chicago" is not London's Hyde Park
     if _same(parse(a), parse(b)):
         return True
