@@ -76,7 +76,8 @@ class AliasIndex:
                     book.setdefault(key, set()).add(place.id)
                     if place.kind == "airport" and key[-1] == "airport" and len(key) > 1:
                         book.setdefault((*key[:-1], "international"), set()).add(place.id)  # "SFO International"
-            self.cues[place.id] = tuple(f" {normalize_location(c)} " for c in place.cues)
+            if place.cues:
+                self.cues[place.id] = tuple(f" {normalize_location(c)} " for c in place.cues)
         self.longest = max(len(k) for k in [*self.names, *self.ask, *self.city_names])
 
     def fold(self, words: tuple[str, ...]) -> tuple[str, ...]:

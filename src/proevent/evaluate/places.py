@@ -491,6 +491,7 @@ def _tokens(parsed: Parsed) -> set[str]:
     return {w for w in parsed.parts[0] if w[:1] == TOKEN}
 
 
+@lru_cache(maxsize=4096)
 def hits(description: str) -> frozenset[str]:
     """The places of the alias table whose cues an event's description has, and ``#venue`` when it
     names a kind of business (a bar, a shop: see :data:`_VENUE_WORDS`)."""
