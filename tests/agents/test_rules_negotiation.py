@@ -327,3 +327,25 @@ def test_giving_up_a_new_plan_that_fell_through_cancels_no_event_of_the_timetabl
     ops = _act([("09:00", "Bob Ray", "want to go bowling fri 6?"), ("09:10", USER, "fri doesnt work, I have rehearsal"),
                 ("09:20", USER, "ugh we'll drop it for a bit")])
     assert ops == []
+
+
+def test_a_date_range_gives_a_stays_last_day_and_a_weekend_is_no_place():
+    trip = make_event("e1", start="2026-03-13", end="2026-03-15", location="the campsite",
+                      participants=[USER, "Bob Ray", "Cy Hunt"], description="Camping")
+    ops = _act([("12:51", "Bob Ray", "im not camping in a puddle. push to the bank holiday weekend? 20-22nd"),
+                ("13:05", "Cy Hunt", "works for me"), ("13:40", USER, "yep 20-22 👍")],
+               members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="camping", timetable=(trip,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-20"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-22"}]
+
+
+def test_a_stay_moved_to_another_day_keeps_its_length():
+    from datetime import date
+
+    from proevent.agents.rules.links import apply_values
+    from proevent.agents.rules.moves import Values
+    from proevent.agents.rules.state import Slot
+
+    stay = Slot("e1", "2026-03-13", "2026-03-15", "the campsite", [USER], "Camping")
+    apply_values(stay, Values(day=date(2026, 3, 20)))
+    assert (stay.start, stay.end) == ("2026-03-20", "2026-03-22")

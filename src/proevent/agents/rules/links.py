@@ -130,6 +130,10 @@ def apply_values(slot: Slot, v: Values) -> None:
                 pass  # "start at 8 instead": the end stays
             elif old_end and len(old_start or "") == 16 and len(start) == 16 and v.end is None and not v.minutes:
                 slot.end = plus_minutes(start, int((parse_time(old_end) - parse_time(old_start)).total_seconds() // 60))
+            elif len(start) == 10 and v.end_day is not None:
+                slot.end = v.end_day.isoformat()  # "push to the 24-26th"
+            elif len(start) == 10 and old_end and len(old_end) == 10 and len(old_start or "") == 10:
+                slot.end = (day_of(old_end) + (day - day_of(old_start))).isoformat()  # a stay moves whole
             elif len(start) == 10:
                 slot.end = None
     if v.end is not None and slot.start and len(slot.start) == 16:

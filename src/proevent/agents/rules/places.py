@@ -13,7 +13,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from proevent.agents.rules.cues import Cues
-from proevent.timeexpr import read
+from proevent.timeexpr import read, vocabulary
 
 _CALLS = {"zoom": "Zoom", "teams": "Teams", "google meet": "Google Meet", "meet": "Google Meet", "facetime": "FaceTime",
           "skype": "Skype", "whatsapp": "WhatsApp", "webex": "Webex", "discord": "Discord", "hangouts": "Hangouts"}
@@ -103,10 +103,20 @@ def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str
         return None
     if _activity_place(cues).fullmatch(low):
         return None  # "at the match", "to the gym": an event, not where it is
+    if low.split()[-1] in _time_words():
+        return None  # "push to the anzac weekend", "in the easter holidays": a time, not a place
     if low.split()[0] in ("my", "your", "his", "her", "their") and len(low.split()) > 1 and low.split()[1] not in (
             "place", "flat", "house", "office", "desk", "room"):
         return None
     return place
+
+
+@lru_cache(maxsize=1)
+def _time_words() -> frozenset[str]:
+    """Words that end a phrase naming a time ("the bank holiday weekend"), from the shared vocabulary."""
+    v = vocabulary()
+    return frozenset([*v.weekend_words, *v.weekdays, *v.months, *(w for w in v.part_words if len(w) > 2),
+                      "week", "weeks", "weekends", "holiday", "holidays", "hols", "break"])
 
 
 def find_place(masked: str, cues: Cues) -> str | None:

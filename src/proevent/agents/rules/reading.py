@@ -193,7 +193,7 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
         if ranges:
             v.day = ranges[0].first
             if ranges[0].last != ranges[0].first:
-                v.minutes = None
+                v.minutes, v.end_day = None, ranges[0].last  # "22nd to 24th", "the 24-26th": its last day
         elif parts:
             v.day = parts[0].day
     starts = [c for c in r.clocks if c.role == "start" and not c.retracted and not in_reason(f, c.start)
