@@ -66,6 +66,11 @@ SAME = [
     ("Mt. Hood", "Mount Hood"),
     ("Sankt Pauli", "St. Pauli"),
     ("Il Duomo", "Duomo"),  # Italian and Dutch articles
+    ("Museo Picasso", "Picasso Museum"),  # a kind of place in another language
+    ("Musée Rodin", "Rodin Museum"),
+    ("Calle Mayor 5", "C/ Mayor 5"),
+    ("Rue Sainte-Catherine", "Ste-Catherine St"),
+    ("Zoom meeting", "zoom.us"),
     ("Hilton, Room 204", "Hilton"),  # a room added to a chain
 ]
 DIFFERENT = [

@@ -78,10 +78,22 @@ _FOLD = {
     "dept": "department", "hse": "house", "pde": "parade", "sankt": "street", "sint": "street", "ste": "street",
     "sainte": "street", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "rue": "street", "calle": "street",
-    "carrer": "street", "rua": "street",
+    "carrer": "street", "rua": "street", "mont": "mount",
 }
 """Abbreviations to one written-out form ("St" is both Street and Saint, "Dr" both Drive and Doctor:
 one word stands for both, as a reader takes whichever fits)."""
+_KIND_NAMES = {
+    "museum": "museo musee museu muzeum", "gallery": "galleria galeria galerie", "theatre": "teatro theatro",
+    "park": "parque parc parco", "garden": "jardin jardim giardino", "church": "iglesia eglise chiesa kirche igreja",
+    "cathedral": "catedral cathedrale cattedrale", "palace": "palacio palais palazzo palast palacio",
+    "bridge": "puente pont ponte brucke", "library": "biblioteca bibliotheque bibliothek",
+    "university": "universidad universita universitat universite universidade", "hospital": "ospedale hopital",
+    "airport": "aeropuerto aeroporto aeroport flughafen", "stadium": "estadio stade stadio stadion estadi",
+    "beach": "playa plage praia spiaggia", "castle": "castillo chateau castello schloss",
+    "market": "mercado marche mercato", "chapel": "capilla chapelle cappella kapelle",
+}
+"""A kind of place in other languages, read as the English word ("Museo Picasso" is "Picasso Museum")."""
+_FOLD.update({other: english for english, others in _KIND_NAMES.items() for other in others.split()})
 _NUMBER_SIGNS = frozenset({"no", "nr", "number"})
 _ACRONYM_SKIP = frozenset({"the", "of", "and", "a", "an", "for"})
 _HOME = frozenset({"place", "house", "flat", "apartment", "home"})
@@ -127,9 +139,11 @@ _PLATFORMS = {
 _GENERIC_ONLINE = frozenset({"online", "virtual", "video", "videocall", "remote", "web"})
 _ONLINE_FILLER = frozenset({
     "call", "meeting", "chat", "voice", "huddle", "link", "invite", "id", "microsoft", "ms", "google", "cisco",
-    "com", "in", "on", "via", "conference", "channel", "server", "calendar", "app", "dial",
+    "com", "us", "in", "on", "via", "conference", "channel", "server", "calendar", "app", "dial",
 })
 _SPLIT = re.compile(r"\s*(?:[,;()\[\]]|\s-\s|\s–\s|\s(?:on|at|in)\s)\s*", re.IGNORECASE)
+_CALLE = re.compile(r"(?<!\w)c/\s*", re.IGNORECASE)
+"""Spanish "C/ Mayor" is "Calle Mayor"."""
 _STR_ABBREV = re.compile(r"(?<=\w)str\.(?=\s|$)", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’ʼ]s?$")
 _MODIFIERS = frozenset({
@@ -178,7 +192,7 @@ class Parsed(NamedTuple):
 
 def _words(part: str) -> tuple[tuple[str, ...], bool]:
     """Canonical words of one part of a location (raw text), and whether its order is free."""
-    raw = _STR_ABBREV.sub("strasse", part).split()  # "Hauptstr." is "Hauptstraße" (casefolded)
+    raw = _STR_ABBREV.sub("strasse", _CALLE.sub("calle ", part)).split()  # "Hauptstr." is "Hauptstraße"
     poss = [bool(_POSSESSIVE.search(w)) for w in raw]
     words: list[str] = []
     for w, p in zip(raw, poss):
