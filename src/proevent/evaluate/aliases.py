@@ -63,6 +63,7 @@ class AliasIndex:
         self.kind_words = {k: tuple(sorted({self.fold(canon(w)) for w in ws}, key=len, reverse=True))
                            for k, ws in table.kinds.items()}
         self.names: dict[tuple[str, ...], set[str]] = {}
+        self._keys: dict[str, list[tuple[str, ...]]] = {}
         self.codes: dict[tuple[str, ...], set[str]] = {}
         self.ask: dict[tuple[str, ...], set[str]] = {}
         self.cues: dict[str, tuple[str, ...]] = {}
@@ -71,9 +72,12 @@ class AliasIndex:
             for book, names in ((self.names, place.names), (self.codes, place.codes), (self.ask, place.ask)):
                 for name in names:
                     key = self.fold(canon(name))
-                    if not key or all(w in kind_words for w in key) or (book is self.codes and key != (name.lower(),)):
+                    if not key or (book is self.names and all(w in kind_words for w in key)) or (
+                            book is self.codes and key != (name.lower(),)):
                         continue  # "LA Airport" is no name of its own; "STN" reads as "station"
                     book.setdefault(key, set()).add(place.id)
+                    if book is self.names:
+                        self._keys.setdefault(place.id, []).append(key)
                     if place.kind == "airport" and key[-1] == "airport" and len(key) > 1:
                         book.setdefault((*key[:-1], "international"), set()).add(place.id)  # "SFO International"
             if place.cues:
@@ -210,6 +214,10 @@ class AliasIndex:
                         region is None and far):
                     return True
         return False
+
+    def spellings(self, token: str) -> list[tuple[str, ...]]:
+        """The names of the places a token names, as words ("kings cross station", ...)."""
+        return [k for p in sorted(ids(token)) for k in self._keys.get(p, ())]
 
     def kinds(self, token: str) -> set[str]:
         """The kinds of the places a token names (empty for a word)."""

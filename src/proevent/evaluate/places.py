@@ -399,9 +399,13 @@ def _acronym(a: str, b: str) -> bool:
 
 def _qualifier_match(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
     """Qualifiers match as words, or with a street type or compass point only one of them has
-    ("Yonge" / "Yonge Street", "Pennsylvania Avenue" / "Pennsylvania Avenue NW")."""
+    ("Yonge" / "Yonge Street", "Pennsylvania Avenue" / "Pennsylvania Avenue NW"); a known place
+    matches one of its names so ("King's Cross station" / "Kings Cross")."""
     if words_match(q, r):
         return True
+    for known, other in ((q, r), (r, q)):
+        if len(known) == 1 and known[0][:1] == TOKEN and not any(w[:1] == TOKEN for w in other):
+            return any(_qualifier_match(name, other) for name in _aliases().spellings(known[0]))
     for drop in (_STREET_TYPES, _COMPASS, _STATION_WORDS):
         if any(w in drop for w in q) != any(w in drop for w in r):
             q2, r2 = tuple(w for w in q if w not in drop), tuple(w for w in r if w not in drop)
