@@ -67,6 +67,10 @@ DIFFERENT = [
     ("Restaurant Krone", "Krone Bar"),
     ("Allianz Arena", "Allianz Stadium"),  # Munich's and Turin's
     ("Golden Gate Bridge", "Golden Gate Park"),
+    ("Big Ben", "Big Ben pub"),  # a venue named after a known place
+    ("Tate Modern", "Tate Modern café"),
+    ("Gatwick", "Gatwick Hilton"),  # a chain's branch named after one
+    ("Colosseum", "Colosseum Metro"),
 ]
 
 

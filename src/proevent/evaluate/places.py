@@ -127,7 +127,8 @@ _PLACE_KINDS = _STREET_TYPES | _HOME | _VENUE_TYPES | frozenset({
     "grill", "kitchen", "diner", "bakery", "thai", "deli", "roastery", "reserve", "outlet", "annex", "wing", "corner",
     "cathedral", "basilica", "abbey", "temple", "mosque", "synagogue", "shrine", "chapel", "monastery", "fort",
     "barracks", "fountain", "statue", "memorial", "monument", "observatory", "aquarium", "planetarium", "heath",
-    "common", "moor", "forest", "woods",
+    "common", "moor", "forest", "woods", "metro", "tram", "underground", "tube", "basin", "marina", "dock", "docks",
+    "wharf", "quarter",
 })
 """Words that make a different place when added to a name ("Brighton" / "Brighton Beach")."""
 _TRANSLIT = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "æ": "ae", "œ": "oe", "þ": "th"})
@@ -441,8 +442,10 @@ def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str) -> b
         return not any(w in _COMPASS for w in short)
     if short_is_place:
         return False
-    if extra in _VENUE_TYPES:
-        return not any(w in _VENUE_TYPES for w in short)
+    if extra in _VENUE_TYPES:  # "Old Bell pub"; not "Big Ben pub", a pub named after a known place
+        return not any(w in _VENUE_TYPES or (w[:1] == TOKEN and "chain" not in _aliases().kinds(w)) for w in short)
+    if _chain((extra,)):
+        return False  # a chain's branch named after a place ("Gatwick Hilton")
     if len(short) >= 2 and _IMPLIED_KIND.get(short[-1]) == extra:  # "Greenwood Elementary" is a school
         return True
     if _place_word(extra):
@@ -529,8 +532,9 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     if _VENUE_CUE in cues and _home(ta) != _home(tb):
         return False  # at a bar, "Sophie's" is the bar, not "Sophie's flat"
     known_a, known_b = _tokens(ta), _tokens(tb)
-    if known_a and known_b and not any(tokens_match(x, y) for x in known_a for y in known_b):
-        return False
+    if known_a and known_b:  # both name known places: they decide, read as known places
+        return any(tokens_match(x, y) for x in known_a for y in known_b) and not _aliases().namesake(
+            ta.parts, tb.parts) and _same(ta, tb)
     if _aliases().namesake(ta.parts, tb.parts):
         return False  # "Hyde Park, Chicago" is not London's Hyde Park
     if _same(parse(a), parse(b)):
