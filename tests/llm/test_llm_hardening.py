@@ -10,6 +10,8 @@ import re
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fixtures import TINY, load_tiny
@@ -326,3 +328,29 @@ def test_tool_arguments_nested_past_the_parser_stack_are_a_value_error():
     call = ToolCall(id="c1", name="weekday", arguments="[" * 100_000)
     with pytest.raises(ValueError, match="nested too deeply"):
         call.args()
+
+
+# -- the wire encoder ----------------------------------------------------------------------------
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet=st.characters(codec=None)),  # lone surrogates included
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(body=st.dictionaries(st.text(max_size=8), _JSON, max_size=5))
+def test_the_wire_encoder_sends_what_the_batch_encoder_writes(body):
+    """The request on the wire (pydantic-core, compact) decodes to the same value as the batch
+    file's line (the standard library's), lone surrogates made U+FFFD in both."""
+    from proevent.llm.client import _encode_body, _encode_payload
+
+    assert json.loads(_encode_payload(body)) == json.loads(_encode_body(body))
+
+
+async def test_a_lone_surrogate_in_a_prompt_is_sent_as_a_replacement_character(scripted_server):
+    scripted_server.script(Reply(raw_body=body(r'"{\"ops\": []}"')))
+    async with LLMClient(make_config(scripted_server)) as client:
+        await client.chat([{"role": "user", "content": "bad \ud800 good \U0001F600"}])
+    assert scripted_server.requests[0]["messages"][0]["content"] == "bad \ufffd good \U0001F600"
