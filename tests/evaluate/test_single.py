@@ -110,3 +110,17 @@ def test_mode_without_lines_is_null():
     c = case("a", [], [([ins()], [ev("e1")])])
     metrics = evaluate(dataset(c), run([("a", "single", 1, [])]), ci=False).metrics
     assert metrics["multi"] is None and metrics["single"] is not None
+
+
+def test_counts_are_keyed_in_the_aggregation_order() -> None:
+    """``evaluate`` adds a question's counts to its case row by position: the keys are SINGLE_FIELDS, in order."""
+    from proevent.evaluate.aggregate import SINGLE_FIELDS
+    from proevent.evaluate.single import QuestionScore
+    from proevent.model import DeleteOp, InvalidOp
+
+    q = QuestionScore("c", 1, pred=[DeleteOp(id="e1"), InvalidOp(raw={}, reason="x")], gold=[DeleteOp(id="e1")],
+                      matches=[(0, 0)], invalid=[1])
+    counts = q.counts()
+    assert list(counts) == list(SINGLE_FIELDS)
+    assert (counts["p_delete"], counts["g_delete"], counts["m_delete"], counts["p"], counts["invalid_ops"]) == (
+        1, 1, 1, 2, 1)

@@ -125,9 +125,20 @@ def test_an_edited_case_is_read_the_same_or_declined(where: str, value: object) 
     check_case_line(json.dumps(_edit(_tiny_case(), where, value), ensure_ascii=False).encode())
 
 
+def _nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 def test_a_plain_complete_case_is_not_declined_and_odd_ones_are() -> None:
+    """Odd lines (also those the strict reader refuses and pydantic alone would read) go the careful way."""
     assert FastCases().case(json.dumps(_tiny_case()).encode()) is not None
-    for where, value in [("timezone", ...), ("start", "2026-03-14T09:00:30"), ("steps.0.t", "1")]:
+    assert FastCases().case(json.dumps(_edit(_tiny_case(), "meta", {"n": 2**63 - 1})).encode()) is not None
+    for where, value in [("timezone", ...), ("start", "2026-03-14T09:00:30"), ("steps.0.t", "1"),
+                         ("meta", {"n": [1, {"m": 2**63}]}), ("meta", {"n": -(2**63) - 1}), ("steps.0.t", 2**63),
+                         ("meta", {"deep": _nested(50)})]:
         assert FastCases().case(json.dumps(_edit(_tiny_case(), where, value)).encode()) is None
 
 

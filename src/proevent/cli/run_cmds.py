@@ -119,6 +119,7 @@ def run_cmd(
     from proevent.agents import get_spec
     from proevent.io import load_dataset
     from proevent.llm import load_llm_config
+    from proevent.model.bulk import gc_frozen, gc_paused
     from proevent.runner import RunConfig, execute
     from proevent.runner.batch import RunStopped
 
@@ -151,18 +152,21 @@ def run_cmd(
         "retry_errors": not no_retry_errors, "max_cost_usd": max_cost, "max_errors": max_errors,
         "max_consecutive_failures": max_consecutive_failures, "preflight": not no_preflight,
     }, flags=_RUN_FLAGS)
-    ds = load_dataset(dataset)
-    if not no_validate:
-        from proevent.generate.validate import require_structure
+    with gc_paused():  # the cases stay alive: collections during the load and the check would only walk them
+        ds = load_dataset(dataset)
+        if not no_validate:
+            from proevent.generate.validate import require_structure
 
-        require_structure(ds, dataset)
+            require_structure(ds, dataset)
     if estimate:
         _print_estimate(run_config, ds)
         return
     if out is None:
         raise fail("--out is required (the run folder)")
     try:
-        summary = asyncio.run(execute(run_config, ds, out, progress=not no_progress, force=force, batch_out=batch_out))
+        with gc_frozen():  # ... nor during the run, whose own objects the collector still sees
+            summary = asyncio.run(execute(run_config, ds, out, progress=not no_progress, force=force,
+                                          batch_out=batch_out))
     except KeyboardInterrupt:
         raise fail(f"interrupted; run the same command again to resume into {out}", code=130) from None
     except RunStopped as exc:

@@ -56,9 +56,7 @@ def _single_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list 
         score = score_line(case, step.t, run.lines.get((case.case_id, "single", step.t, repeat)), comp)
         if keep is not None:
             keep.append(score)
-        counts = question_counts(score)
-        for i, name in enumerate(SINGLE_FIELDS):
-            row[i] += counts[name]
+        row = [a + b for a, b in zip(row, question_counts(score).values())]  # keys in SINGLE_FIELDS order
     return row
 
 

@@ -9,6 +9,8 @@ from proevent.evaluate.equivalence import Comparator, is_cosmetic
 from proevent.evaluate.matching import max_matching
 from proevent.model import OP_TYPES, AnyOp, Case, InvalidOp
 
+_TYPE_KEYS = tuple((t, (f"p_{t}", f"g_{t}", f"m_{t}")) for t in OP_TYPES)
+
 
 @dataclass
 class QuestionScore:
@@ -53,14 +55,15 @@ class QuestionScore:
         and invalid operations. The one count function: ``evaluate``, the inspect scorer, the
         viewer and the comparison all read it."""
         g, p, m = len(self.gold), len(self.pred), len(self.matches)
+        pred = [op.op for op in self.pred]
+        gold = [op.op for op in self.gold]
+        matched = [gold[j] for _, j in self.matches]
         out = {
             "questions": 1, "empty": int(g == 0), "fd": int(g == 0 and p > 0), "need": int(g > 0),
             "mn": int(g > 0 and p == 0), "p": p, "g": g, "m": m,
         }
-        for t in OP_TYPES:
-            out[f"p_{t}"] = sum(1 for op in self.pred if op.op == t)
-            out[f"g_{t}"] = sum(1 for op in self.gold if op.op == t)
-            out[f"m_{t}"] = sum(1 for _, j in self.matches if self.gold[j].op == t)
+        for t, (pk, gk, mk) in _TYPE_KEYS:  # an operation of no known type counts in none
+            out[pk], out[gk], out[mk] = pred.count(t), gold.count(t), matched.count(t)
         out["missing"] = int(self.missing)
         out["errors"] = int(self.error is not None)
         out["invalid_ops"] = len(self.invalid)

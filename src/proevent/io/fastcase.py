@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from proevent.io.jsonl import INT_LIMIT, _plain
 from proevent.model import (
     Case,
     Chat,
@@ -75,7 +76,7 @@ class _Message(Struct, gc=False):
 
 
 class _Step(Struct, gc=False):
-    t: Annotated[int, Meta(ge=1)]
+    t: Annotated[int, Meta(ge=1, le=INT_LIMIT - 1)]
     start: _Time
     end: _Time
     messages: list[_Message]
@@ -113,6 +114,19 @@ _asdict = msgspec.structs.asdict
 
 class _Declined(Exception):
     """A value the fast reader does not vouch for (the careful path decides)."""
+
+
+def _strict_value(value: Any, depth: int = 0) -> bool:
+    """No integer outside the signed 64-bit range in a free-form value (``meta``): what a strict
+    reader refuses and msgspec reads (NaN, Infinity, overflowing floats and lone surrogates it
+    refuses itself). The typed fields are bounded by their structs. Deep values are declined (the
+    careful path measures their depth)."""
+    kind = type(value)
+    if kind is int:
+        return -INT_LIMIT <= value < INT_LIMIT
+    if kind is dict or kind is list:
+        return depth < 40 and all(_strict_value(v, depth + 1) for v in (value.values() if kind is dict else value))
+    return True
 
 
 def _update_value(attribute: str, value: Any) -> Any:
@@ -194,7 +208,8 @@ class FastCases:
                 }))
         except _Declined:
             return None
-        if not (self._known(times, self._times, _TIME) and self._known(dates, self._dates, _TIME_OR_DATE)):
+        if not (self._known(times, self._times, _TIME) and self._known(dates, self._dates, _TIME_OR_DATE)
+                and _strict_value(c.meta)):
             return None
         return _make_case({
             "format": c.format, "case_id": c.case_id, "user": c.user, "timezone": c.timezone, "start": c.start,
@@ -206,8 +221,8 @@ class FastCases:
 class _Line(Struct, gc=False, forbid_unknown_fields=True):
     case_id: str
     mode: Literal["single", "multi"]
-    t: Annotated[int, Meta(ge=1)]
-    repeat: Annotated[int, Meta(ge=0)]
+    t: Annotated[int, Meta(ge=1, le=INT_LIMIT - 1)]
+    repeat: Annotated[int, Meta(ge=0, le=INT_LIMIT - 1)]
     ops: list[Any]
     error: str | None
     raw: str | None
@@ -221,7 +236,10 @@ _make_line = build_full(PredictionLine)
 
 def fast_line(raw: bytes) -> PredictionLine | None:
     """The :class:`~proevent.model.PredictionLine` of one line of ``predictions.jsonl`` as pydantic
-    would build it, or ``None`` unless the line has exactly the format's fields (no usage, no extra)."""
+    would build it, or ``None`` unless the line has exactly the format's fields (no usage, no extra)
+    and nothing the careful path's number checks mark (:func:`proevent.io.jsonl._plain`)."""
+    if not _plain(raw, False):
+        return None
     try:
         return _make_line(_asdict(_DECODE_LINE(raw)))
     except (msgspec.MsgspecError, RecursionError):  # the careful path words it

@@ -149,15 +149,16 @@ def _validate_line(raw: bytes, model: type[M], decoder: _Decoder, where: str,
                    fast: Callable[[bytes], M | None] | None = None) -> tuple[M | None, list[str]]:
     """One line as ``model``: ``(item, [])`` or ``(None, problems)``.
 
-    A plain line (:func:`_plain`) is read by ``fast`` where given (a reader that builds the same
-    item or declines, :mod:`proevent.io.fastcase`), else parsed and validated by pydantic in one
-    pass over the bytes (no intermediate dict, repeated short strings shared); any failure there,
-    and every line that is not plain, goes through :func:`_decode_line` and ``model_validate``,
-    which word the problems.
+    ``fast``, where given, reads the line first: a reader that builds the item the careful path
+    would build, or declines (:mod:`proevent.io.fastcase`; it answers for the strict checks
+    itself). Else a plain line (:func:`_plain`) is parsed and validated by pydantic in one pass
+    over the bytes (no intermediate dict, repeated short strings shared); any failure there, and
+    every line that is not plain, goes through :func:`_decode_line` and ``model_validate``, which
+    word the problems.
     """
+    if fast is not None and (item := fast(raw)) is not None:
+        return item, []
     if _plain(raw, decoder.strict):
-        if fast is not None and (item := fast(raw)) is not None:
-            return item, []
         try:
             return model.model_validate_json(raw), []
         except (ValidationError, RecursionError):
@@ -188,8 +189,8 @@ def iter_jsonl(path: Path, model: type[M], problems: list[str], *, strict: bool 
     empty after the loop, so a file reports all its errors, not only the first. ``strict`` (data
     files): refuse NaN, Infinity, integers outside 64 bits and lone surrogates (module docstring).
     Bulk readers consume it inside :func:`proevent.model.bulk.gc_paused` (a generator cannot
-    pause the collector for its consumer). ``fast``: a first reader of plain lines that returns the
-    item pydantic would build or ``None`` (:func:`_validate_line`).
+    pause the collector for its consumer). ``fast``: a first reader that returns the item the
+    careful path would build, or ``None`` (:func:`_validate_line`).
 
     Raises:
         FormatError: the file cannot be opened (missing, a folder, no permission).

@@ -10,6 +10,7 @@ from typing import Any
 
 from proevent.agents.protocol import Action, Agent, build_observation
 from proevent.model import Case, PredictionLine, Timetable, Usage, parse_ops
+from proevent.model.lean import build_full
 
 
 def usage_problem(action: Action) -> str | None:
@@ -28,6 +29,11 @@ def action_to_line(case_id: str, mode: str, t: int, repeat: int, action: Action)
     """The prediction line of an action: an errored action keeps its raw text and has no ops. An
     action with negative or non-finite usage becomes an errored line without usage (asked again on
     resume)."""
+    if (_plain_action(action) and type(case_id) is str and mode in ("single", "multi") and type(t) is int and t >= 1
+            and type(repeat) is int and repeat >= 0):
+        return _make_line({"case_id": case_id, "mode": mode, "t": t, "repeat": repeat, "ops": list(action.ops),
+                           "error": None, "raw": action.raw, "usage": None,
+                           "latency_s": None if action.latency_s is None else round(action.latency_s, 4)})
     problem = usage_problem(action)
     if problem is not None:
         action = Action(error=f"the server reported invalid usage ({problem}): the answer is not used",
@@ -46,6 +52,18 @@ def action_to_line(case_id: str, mode: str, t: int, repeat: int, action: Action)
         ops=[] if action.error else action.ops, error=action.error, raw=action.raw, usage=usage,
         latency_s=None if action.latency_s is None else round(action.latency_s, 4), **extra,
     )
+
+
+_make_line = build_full(PredictionLine)
+
+
+def _plain_action(action: Action) -> bool:
+    """An offline agent's answer (no usage, no cost, no extra, no error), whose line needs no
+    validation: what :func:`action_to_line` would validate is already of the line's types."""
+    return (type(action.ops) is list and action.error is None and not action.extra and action.cost_usd is None
+            and not action.prompt_tokens and not action.completion_tokens and not action.cached_prompt_tokens
+            and (action.raw is None or type(action.raw) is str)
+            and (action.latency_s is None or type(action.latency_s) is float and math.isfinite(action.latency_s)))
 
 
 async def answer(
