@@ -50,6 +50,7 @@ and is refused.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -280,10 +281,15 @@ def gazetteer_key(name: str) -> str:
     return _key(_words(name)[0])
 
 
+def _unmarked(text: str) -> str:
+    """``text`` without accents, case kept."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 @lru_cache(maxsize=65536)
 def parse(location: str) -> Parsed:
     """The head and qualifiers of a location, each as canonical words (empty parts left out)."""
-    raw_parts = _SPLIT.split(location.strip())
+    raw_parts = _SPLIT.split(_unmarked(location).strip())  # "ín" splits as "in" does
     read = [_words(p) for p in raw_parts]
     parts = tuple(_aliases().fold(w) for w, _ in read if w)
     norm = normalize_location(location).translate(_TRANSLIT)
@@ -487,7 +493,7 @@ def _namesake(head: tuple[str, ...], extra: list[tuple[str, ...]]) -> bool:
 def _aliases() -> AliasIndex:
     """The alias table in canonical words (built on the first question)."""
     def canon(name: str) -> tuple[str, ...]:  # read as a location is, its parts joined
-        return tuple(w for part in _SPLIT.split(name.strip()) for w in _words(part)[0])
+        return tuple(w for part in _SPLIT.split(_unmarked(name).strip()) for w in _words(part)[0])
 
     return AliasIndex(gazetteer.alias_table(), canon, gazetteer.is_place_name)
 
