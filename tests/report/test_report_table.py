@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fixtures import FLAWED_RUN, PERFECT_RUN, load_example_run, load_tiny
 from proevent.evaluate import METRIC_KEYS, EvaluationResult, evaluate
@@ -123,3 +126,20 @@ def test_notes_are_built_for_the_shape_they_are_printed_in():
     table.notes.append("a note after the table's own")
     with pytest.raises(ValueError, match="must close"):
         table.notes_for("columns")
+
+
+_NO_FLOATS = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63) | st.text(alphabet=st.characters(codec=None)),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=15,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=_NO_FLOATS)
+def test_indented_json_is_the_standard_librarys_text(data):
+    """errors.json is written by pydantic-core; for data without floats its text is json.dumps's
+    (indent 2, non-ASCII kept, control characters escaped), lone surrogates included."""
+    from proevent.report.build import indented_json
+
+    assert indented_json(data) == json.dumps(data, indent=2, ensure_ascii=False)
