@@ -21,6 +21,7 @@ SAME = [
     ("Frankfurt International Airport", "Frankfurt Airport"),  # "International" before "Airport"
     ("LHR T5", "Heathrow Terminal 5"),  # T5 after an airport is Terminal 5
     ("CDG T2", "Paris Charles de Gaulle, Terminal 2"),
+    ("MUC T2 gate B12", "Gate B12, Terminal 2, Munich Airport"),  # a code with labelled numbers
     ("Amsterdam CS", "Amsterdam Centraal"),  # a city's central station, however written
     ("Station Utrecht Centraal", "Utrecht Centraal station"),
     ("Munich Hbf", "München Hauptbahnhof"),  # and the city's other-language name
@@ -44,6 +45,7 @@ DIFFERENT = [
     ("Heathrow Terminal 5", "Heathrow Terminal 3"),
     ("LHR T5", "LHR T2"),
     ("LHR", "LGW"),
+    ("LHR gate 5", "Heathrow Gate 6"),
     ("JFK", "LaGuardia"),
     ("Heathrow", "London"),  # an airport is not its city
     ("Frankfurt Airport", "Frankfurt"),

@@ -9,10 +9,10 @@ Then the words that name a place of the table are *tagged*: the longest run of w
 of its names becomes one token ``@id`` (``@id1|id2`` when the name is several places'), with the
 kind's words around it taken in ("Heathrow Airport", "Estadio Santiago Bernabéu"). A code (an
 IATA airport code, an acronym written in capitals in the table) tags only a part that is the code
-alone or with its kind's words or a terminal ("LHR", "JFK Airport", "LHR T5"), so that a common
-word ("sea", "man") inside a name is left alone; after an airport "T5" is "Terminal 5". An
-``ask`` nickname that is a common word ("the Garden", "the Met") tags only when the event's
-description has one of the place's cues ("Knicks game").
+alone or with its kind's words, a terminal or a labelled number ("LHR", "JFK Airport", "LHR T5",
+"MUC gate B12"), so that a common word ("sea", "man") inside a name is left alone; after an
+airport "T5" is "Terminal 5". An ``ask`` nickname that is a common word ("the Garden", "the Met")
+tags only when the event's description has one of the place's cues ("Knicks game").
 
 An ambiguous name is narrowed first by a kind word after it ("the Met museum", "the Met Opera"),
 then by the description's cues; two tokens are the same place when their sets share a place, so
@@ -41,8 +41,6 @@ _BIG_CITY = 500
 elsewhere of the same name ("Westminster" is also a town in Colorado)."""
 _NEAR_KM = 50.0
 _TERMINAL = re.compile(r"^t(\d{1,2}[a-z]?)$")
-_TERMINAL_WORD = re.compile(r"(^terminal_\w+|_terminal)$")
-"""A terminal bound to its number or compass point ("terminal_5", "north_terminal")."""
 
 
 class AliasIndex:
@@ -142,7 +140,7 @@ class AliasIndex:
                 before, ids1 = self._kind_word(words, i, set(ids), before=True)
                 after, ids2 = self._kind_word(words, j, ids1, before=False)
                 rest = words[j + after:]
-                if i - before == 0 and all(_TERMINAL.match(w) or _TERMINAL_WORD.search(w) for w in rest):
+                if i - before == 0 and all(_TERMINAL.match(w) or "_" in w for w in rest):  # "LHR T5", "MUC gate B12"
                     return self._terminals((self._token(ids2), *rest))
         return None
 
