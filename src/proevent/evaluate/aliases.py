@@ -70,9 +70,10 @@ class AliasIndex:
             for book, names in ((self.names, place.names), (self.codes, place.codes), (self.ask, place.ask)):
                 for name in names:
                     key = self.fold(canon(name))
-                    if not key or (book is self.names and all(w in kind_words for w in key)) or (
+                    if not key or (len(key) == 1 and key[0].isdigit()) or (
+                            book is self.names and all(w in kind_words for w in key)) or (
                             book is self.codes and key != (name.lower(),)):
-                        continue  # "LA Airport" is no name of its own; "STN" reads as "station"
+                        continue  # "LA Airport" is no name of its own, nor "Number 10"; "STN" reads as "station"
                     book.setdefault(key, set()).add(place.id)
                     if book is self.names:
                         self._keys.setdefault(place.id, []).append(key)
