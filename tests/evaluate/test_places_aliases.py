@@ -172,7 +172,7 @@ def test_only_the_known_names_are_ambiguous() -> None:
     shared = {name for name, ids in seen.items() if len(ids) > 1}
     assert {n for n in shared if not n.startswith("@")} == {"met", "garden", "opera house"}  # ask: need a cue
     assert {n for n in shared if n.startswith("@")} == {
-        "@duomo-firenze|duomo-milano", "@golden-gate|golden-gate-park", "@guggenheim-bilbao|guggenheim-ny",
+        "@duomo-firenze|duomo-milano", "@getty-center|getty-villa", "@golden-gate|golden-gate-park", "@guggenheim-bilbao|guggenheim-ny",
         "@universal-hollywood|universal-japan|universal-orlando",
         "@tate-britain|tate-liverpool|tate-modern|tate-st-ives"}
 
