@@ -16,7 +16,7 @@ from proevent.generate.validate import validate_case
 from proevent.generate.variants import KNOWN, parse_variant, same_gold, variant_path
 from proevent.model import Case
 
-N = 40
+N = 60  # enough cases that a few hold a "same crew as ..." link (link_people is rare: about 1 case in 20)
 
 
 @pytest.fixture(scope="module")

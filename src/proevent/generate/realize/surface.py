@@ -174,7 +174,7 @@ def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
         if bare and 0 < minutes < 12 * 60:
             # the end read as the first of its readings after the start: "7-9", "11 till 1"
             until = _bare(*_hm(end), rng).replace(".", ":")  # "7 till 9.15" hides its end
-            return rng.choice((f"{clock}-{until}", f"{clock} till {until}", f"{clock} till {until}",
+            return rng.choice((f"{clock}-{until}", f"{clock}-{until}", f"{clock} till {until}",
                                f"{clock} to {until}"))
         ranges = range_phrases(_hm(start), _hm(end), formal)
         return rng.choice(ranges if formal else _casual(ranges))
