@@ -129,6 +129,10 @@ def test_the_judge_reads_the_description_and_caches_by_it() -> None:
     assert not judge.same("the Met", "Metropolitan Museum of Art", PairContext("opera night"))
     assert not judge.same("the Met", "Metropolitan Museum of Art", PairContext("lunch"))
     assert judge.same("LHR", "Heathrow", None) and judge.same("LHR", "Heathrow", PairContext("art day"))
+    cued = [d for d in judge.decisions() if "cues" in d]  # listed with the cues that took part
+    assert [(d["a"], d["b"], "met-opera" in d["cues"], d["same"]) for d in cued] == [
+        ("Heathrow", "LHR", False, True), ("Metropolitan Museum of Art", "the Met", False, True),
+        ("Metropolitan Museum of Art", "the Met", True, False)]
 
     class Event:  # the scorer passes the gold and predicted events (or operations with an event)
         description = "Knicks game"

@@ -621,6 +621,11 @@ class PlacesJudge(LocationJudge):
     def decide(self, na: str, nb: str, a: str, b: str, context: Any) -> bool:
         return same_place(a, b)
 
+    def decisions(self) -> list[dict[str, Any]]:
+        """The plain decisions, then those the description's cues took part in (with the cues)."""
+        cued = [{"a": a, "b": b, "cues": sorted(cues), "same": same} for (a, b, cues), same in self._cued.items()]
+        return super().decisions() + sorted(cued, key=lambda d: (d["a"], d["b"], d["cues"]))
+
 
 def _description(context: Any) -> str:
     """The event descriptions a judge's context carries: a labelled pair's, or those of the gold
