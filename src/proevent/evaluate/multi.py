@@ -12,7 +12,7 @@ from typing import Any
 
 from proevent.evaluate.equivalence import Comparator, is_cosmetic
 from proevent.evaluate.matching import event_matching
-from proevent.model import AnyOp, Case, Event, Timetable
+from proevent.model import AnyOp, Case, Event, StepResult, Timetable
 
 
 @dataclass
@@ -96,7 +96,7 @@ def replay_case(
 
     for step in case.steps:
         ops = [op for op in preds.get(step.t, ()) if not is_cosmetic(op)]
-        result = own.apply(ops)
+        result = own.apply(ops) if ops else StepResult(own)  # no operation: the same timetable, nothing refused
         own = result.timetable
         gold_events = step.gold_timetable
         pred_events = own.events
@@ -171,7 +171,8 @@ def _match_events(
     same = comparator.judge.same
     for i, g in enumerate(gold):
         for j in buckets.get(key(g), ()):
-            if same(g.location, pred[j].location, (g, pred[j])):
+            p = pred[j]
+            if p is g or same(g.location, p.location, (g, p)):  # the very event (never changed): the same place
                 compatible.append((i, j))
     if len({i for i, _ in compatible}) == len(compatible) == len({j for _, j in compatible}):
         matching = dict(compatible)  # every pair alone in its component: the one maximum matching

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-from proevent.io.jsonl import INT_LIMIT, _plain
+from proevent.io.jsonl import _DIGIT_MAP, INT_LIMIT, _plain
 from proevent.model import (
     Case,
     Chat,
@@ -116,17 +116,20 @@ class _Declined(Exception):
     """A value the fast reader does not vouch for (the careful path decides)."""
 
 
-def _strict_value(value: Any, depth: int = 0) -> bool:
-    """No integer outside the signed 64-bit range in a free-form value (``meta``): what a strict
-    reader refuses and msgspec reads (NaN, Infinity, overflowing floats and lone surrogates it
-    refuses itself). The typed fields are bounded by their structs. Deep values are declined (the
-    careful path measures their depth)."""
-    kind = type(value)
-    if kind is int:
-        return -INT_LIMIT <= value < INT_LIMIT
-    if kind is dict or kind is list:
-        return depth < 40 and all(_strict_value(v, depth + 1) for v in (value.values() if kind is dict else value))
-    return True
+_ENCODE = msgspec.json.encode
+
+
+def _strict_meta(meta: dict[str, Any]) -> bool:
+    """No integer outside the signed 64-bit range in the free-form ``meta``: what a strict reader
+    refuses and msgspec reads (NaN, Infinity, overflowing floats and lone surrogates it refuses
+    itself; the typed fields are bounded by their structs). Read off ``meta``'s own JSON, where such
+    a number is a run of 19 digits or more (a long number in a string declines too: never a wrong
+    answer); values too deep to encode are declined (the careful path measures their depth)."""
+    try:
+        text = _ENCODE(meta)
+    except (RecursionError, msgspec.MsgspecError):
+        return False
+    return b"0" * 19 not in text.translate(_DIGIT_MAP)
 
 
 def _update_value(attribute: str, value: Any) -> Any:
@@ -209,7 +212,7 @@ class FastCases:
         except _Declined:
             return None
         if not (self._known(times, self._times, _TIME) and self._known(dates, self._dates, _TIME_OR_DATE)
-                and _strict_value(c.meta)):
+                and _strict_meta(c.meta)):
             return None
         return _make_case({
             "format": c.format, "case_id": c.case_id, "user": c.user, "timezone": c.timezone, "start": c.start,
