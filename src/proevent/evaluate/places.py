@@ -1,6 +1,14 @@
 """The ``places`` location judge (metrics version 2): the same place when a person would go to the
-same spot, decided offline by general rules on the written forms and a small gazetteer
-(``gazetteer.py``), measured on the labelled pairs (``placeset.py``).
+same spot, decided offline by general rules on the written forms, a small gazetteer
+(``gazetteer.py``) and a hand-written table of known places (``aliases.py``), measured on the
+labelled pairs (``placeset.py``).
+
+Known places come first (see :func:`same_place` and :mod:`proevent.evaluate.aliases`): the names of
+a place of the table become one token, two heads that both name known places are decided as known
+places (different when they share none; "Big Ben" is not "Big Ben pub"), a known place beside a
+city or region elsewhere is a namesake, and the rules below decide the rest, read with and without
+the tokens. The event's description may point at a place (cues: "the Met" on an art day) or say
+that a possessive is a business ("Sophie's" at the bar is not "Sophie's flat").
 
 A location is read as a head (the place) and qualifiers (city, street, address, room): the parts
 after a comma, a parenthesis, " - ", or the words " on ", " at ", " in ". Words are canonical:
