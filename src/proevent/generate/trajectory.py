@@ -129,6 +129,8 @@ _EVENT_SPREAD = 6
 _WEEKDAY_WEIGHT = (0.3, 0.45, 0.9, 0.9, 1.0, 1.6, 1.1)
 """How often a plan lands on each weekday (Monday first): fewer plans are made for the start of the week,
 most for Saturday (as in the hand-written chats: "sat" is their most frequent day word)."""
+_NEXT_DAY = 2.0
+"""The day right after the chat's last day is this much likelier: plans are often for tomorrow."""
 
 
 def _event_days(profile: Profile, day0: date, lo: int, hi: int) -> list[date]:
@@ -230,7 +232,9 @@ class _Builder:
         days = [d for d in _event_days(self.p, self.day0, first, first + _EVENT_SPREAD) if d != avoid]
         free = [d for d in days if d not in self.avoid_days]  # another event with this contact is then
         pool = free or days
-        return self.rng.choices(pool, weights=[_WEEKDAY_WEIGHT[d.weekday()] for d in pool])[0]
+        near = self.day0 + timedelta(days=first)  # the day after the last messages: "tmrw" on that day
+        return self.rng.choices(pool, weights=[_WEEKDAY_WEIGHT[d.weekday()] * (_NEXT_DAY if d == near else 1.0)
+                                               for d in pool])[0]
 
     def participants(self) -> tuple[str, ...]:
         """The user, the contact when they attend, and the group members who say they come.

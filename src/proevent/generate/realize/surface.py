@@ -141,7 +141,13 @@ def _casual_clock(forms: list[str]) -> list[str]:
 def _formal_clock(forms: list[str]) -> list[str]:
     """A clock time in a polite message on a phone: "16:30", "4:30 PM", "4:30pm"; not "4:30 p.m."."""
     kept = [f for f in forms if "." not in f and "o'clock" not in f] or forms
-    return kept + [f.replace(" PM", "pm").replace(" AM", "am") for f in kept if f.endswith(("PM", "AM"))]
+    typed = [_typed(f) for f in kept if f.endswith(("PM", "AM"))]
+    return kept + typed * 3
+
+
+def _typed(form: str) -> str:
+    """A time as typed on a phone, also in a polite message: "4:30pm", not "4:30 PM"."""
+    return form.replace(" PM", "pm").replace(" AM", "am")
 
 
 def _bare(h: int, m: int, rng: random.Random, spoken: bool = False) -> str:
@@ -177,7 +183,10 @@ def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
             return rng.choice((f"{clock}-{until}", f"{clock}-{until}", f"{clock} till {until}",
                                f"{clock} to {until}"))
         ranges = range_phrases(_hm(start), _hm(end), formal)
-        return rng.choice(ranges if formal else _casual(ranges))
+        if formal:
+            pick = rng.choice(ranges)
+            return _typed(pick) if rng.random() < 0.75 else pick
+        return rng.choice(_casual(ranges))
     return clock
 
 
