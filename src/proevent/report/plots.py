@@ -93,7 +93,11 @@ def robustness_plot(
     n = len(runs)
     one_dataset = len({sr.dataset.sha256 for sr in runs}) == 1
     for col, (dim, dim_label) in enumerate(DIMENSIONS):
-        per_run = [group_cases(sr.dataset.cases, dim) for sr in runs]
+        grouped: dict[int, dict[str, list[int]]] = {}  # runs of one report mostly share one dataset object
+        for sr in runs:
+            if id(sr.dataset) not in grouped:
+                grouped[id(sr.dataset)] = group_cases(sr.dataset.cases, dim)
+        per_run = [grouped[id(sr.dataset)] for sr in runs]
         labels = sorted({g for groups in per_run for g in groups}, key=label_order)
         x_of = {g: i for i, g in enumerate(labels)}
         metric_keys = [m for m, _ in METRICS]
