@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from functools import lru_cache
+from typing import NamedTuple
 
 from proevent.agents.rules.cues import Cues, fold
 from proevent.agents.rules.moves import (
@@ -98,8 +99,7 @@ class Features:
     """(start, end, is_reason): a clause that gives a reason or a decline holds other times."""
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):  # a tuple: built at every message of both modes, and a cache key
     user: str
     sender: str
     members: tuple[str, ...]
@@ -226,9 +226,9 @@ def _place_of(f: Features, cues: Cues) -> str | None:
     """The place the message names (outside a reason), or a marker: it depends on the message alone."""
     if _RE_CLEAR_PLACE.search(f.folded):
         return CLEARED
-    if _RE_USUAL.search(f.folded):
+    if "usual" in f.folded and _RE_USUAL.search(f.folded):
         return USUAL  # resolved against the timetable by the agent
-    if _RE_LAST.search(f.folded):
+    if "same" in f.folded and _RE_LAST.search(f.folded):
         return LAST
     place = call_place(f.masked) or find_place(f.masked, cues) or _place_instead(f, cues)
     return place if place is not None and not in_reason(f, f.masked.find(place)) else None
