@@ -126,9 +126,9 @@ def _weighted(rng: random.Random, weights: dict[str, float]) -> str:
 
 _EVENT_SPREAD = 6
 """An event lies up to this many days after the last day of its messages: mostly within the week."""
-_WEEKDAY_WEIGHT = (0.3, 0.45, 0.9, 0.9, 1.0, 1.6, 1.1)
+_WEEKDAY_WEIGHT = (0.2, 0.3, 1.0, 1.3, 1.0, 1.6, 1.0)
 """How often a plan lands on each weekday (Monday first): fewer plans are made for the start of the week,
-most for Saturday (as in the hand-written chats: "sat" is their most frequent day word)."""
+most for Thursday and Saturday (in the hand-written chats "sat" and "thu" are the most frequent day words)."""
 _NEXT_DAY = 2.0
 """The day right after the chat's last day is this much likelier: plans are often for tomorrow."""
 

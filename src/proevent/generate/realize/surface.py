@@ -212,7 +212,8 @@ def when_words(start: str, end: str | None, at: datetime, formal: bool, rng: ran
         time_first = f"{clock} {day}" if (clock[-1].isalpha() or relative or " for " in clock) and not (
             day[0].isdigit()) else f"{clock} on {day}"  # "for 1h 2 april" reads as 1h2
         # "at" before a range hides its end ("sat at 7-9pm" reads as 7 only)
-        forms = [f"{day} {clock}", time_first] + ([] if clock.startswith("from") or ranged else [f"{day} at {clock}"])
+        forms = [f"{day} {clock}"] * 2 + [time_first] + (
+            [] if clock.startswith("from") or ranged else [f"{day} at {clock}"])
         if end is not None and not ranged:
             forms = [f"{day} at {clock}"]
         if clock.isdigit():  # a bare hour reads best after the day: "fri 8", "sat at 9"
