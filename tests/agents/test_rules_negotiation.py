@@ -349,3 +349,12 @@ def test_a_stay_moved_to_another_day_keeps_its_length():
     stay = Slot("e1", "2026-03-13", "2026-03-15", "the campsite", [USER], "Camping")
     apply_values(stay, Values(day=date(2026, 3, 20)))
     assert (stay.start, stay.end) == ("2026-03-20", "2026-03-22")
+
+
+def test_a_drop_out_leaves_the_event_of_the_day_its_own_clause_names():
+    thursday = make_event("e1", start="2026-03-12T07:00", end=None, location="the park",
+                          participants=[USER, "Bob Ray"], description="Run with Bob")
+    saturday = make_event("e2", start="2026-03-14T09:30", end=None, location="the park",
+                          participants=[USER, "Bob Ray", "Cy Hunt"], description="parkrun")
+    ops = _act([("16:30", "Bob Ray", "yeah, no thursday for me, sorry. sat tho!")], timetable=(thursday, saturday))
+    assert ops == [{"op": "delete", "id": "e1"}]  # a direct chat's two-person run without Bob is off; sat stays

@@ -193,6 +193,11 @@ class RulesAgent:
                           subject.start if subject else None), place_asked=state.where_asked)
         _, move = read_features(f, ctx, self.cues)
         move.about = about
+        if isinstance(move, Dropout) and move.day is not None:
+            person = move.person or sender
+            on_day = [s for s in work.live() if day_of(s.start) == move.day and person in s.participants]
+            if len(on_day) == 1:  # "no thursday for me, sorry. sat tho!": the Thursday event
+                subject, move.about, state.focus = on_day[0], on_day[0].id, on_day[0].id
         values = getattr(move, "values", None)
         if isinstance(values, Values):
             if values.place in (USUAL, LAST):

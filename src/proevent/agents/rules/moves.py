@@ -113,9 +113,11 @@ class Cancellation(Move):
 
 @dataclass
 class Dropout(Move):
-    """``person`` will not attend (the sender, or someone the sender speaks for)."""
+    """``person`` will not attend (the sender, or someone the sender speaks for); ``day``: the one
+    day the drop-out's own clause names ("no thursday for me, sorry. sat tho!": the Thursday)."""
 
     person: str = ""
+    day: date | None = None
 
 
 @dataclass

@@ -443,10 +443,25 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return None  # "can't do 7, 8?": a counter-proposal
     named = _named_person(f, ctx)
     lead = f.folded.split(" ", 1)[0].strip(",.!")
+    day = _clause_day(f, cues, hits)
     if named is not None and fold(named.split()[0]) == lead or (
             named is not None and "self" not in f.hits):
-        return Dropout(ctx.sender, person=named)  # "ama can't make sunday": relayed
-    return Dropout(ctx.sender, person=ctx.sender)
+        return Dropout(ctx.sender, person=named, day=day)  # "ama can't make sunday": relayed
+    return Dropout(ctx.sender, person=ctx.sender, day=day)
+
+
+def _clause_day(f: Features, cues: Cues, hits: frozenset[str]) -> date | None:
+    """The one day named in the clause that says the drop-out (in a reason, or read as retracted: "no thursday")."""
+    where = [m.start() for m in cues.find("dropout", f.folded)] if "dropout" in hits else []
+    where += [m.start() for rx in (_RE_NO_FOR_ME, _RE_CANT_ATTEND, _RE_OUT_FOR) if (m := rx.search(f.folded))]
+    if not where:
+        return None
+    at = min(where)
+    clause = next(((a, b) for a, b, _ in f.clauses if a <= at < b), None)
+    if clause is None:
+        return None
+    days = {d.best for d in f.reading.days if clause[0] <= d.start < clause[1]}  # "no thursday" reads as retracted
+    return days.pop() if len(days) == 1 else None
 
 
 def _join(f: Features, ctx: Context, cues: Cues) -> Move | None:
