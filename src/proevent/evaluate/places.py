@@ -87,7 +87,9 @@ _FOLD = {
     "dept": "department", "hse": "house", "pde": "parade", "sankt": "street", "sint": "street", "ste": "street",
     "sainte": "street", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "rue": "street", "calle": "street",
-    "carrer": "street", "rua": "street", "mont": "mount",
+    "carrer": "street", "rua": "street", "mont": "mount", "conf": "conference", "chem": "chemistry",
+    "phys": "physics", "eng": "engineering", "deli": "delicatessen", "gran": "grand", "grande": "grand",
+    "mus": "museum", "nat": "national", "cntr": "centre",
 }
 """Abbreviations to one written-out form ("St" is both Street and Saint, "Dr" both Drive and Doctor:
 one word stands for both, as a reader takes whichever fits)."""
@@ -113,8 +115,8 @@ _STATION_WORDS = frozenset({"station"})
 """A station qualifier may lack the word ("at Kings Cross" / "King's Cross station"), unless the bare
 name is a city ("Leeds station" is not "Leeds")."""
 _COMPASS = frozenset({"n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west"})
-_VENUE_TYPES = frozenset({"pub", "bar", "cafe", "coffee", "restaurant", "studio", "gym"})
-"""A venue's kind, added to its name: "Old Bell" = "Old Bell pub"."""
+_VENUE_TYPES = frozenset({"pub", "bar", "cafe", "coffee", "restaurant", "studio", "gym", "hotel"})
+"""A venue's kind, added to its name: "Old Bell" = "Old Bell pub", "the Savoy" = "Savoy Hotel"."""
 _IMPLIED_KIND = {"elementary": "school", "primary": "school", "secondary": "school", "grammar": "school",
                  "high": "school", "middle": "school", "junior": "school", "medical": "centre"}
 """A name's last word that says its kind: "Greenwood Elementary" is "Greenwood Elementary School"."""
@@ -133,7 +135,8 @@ _PLACE_KINDS = _STREET_TYPES | _HOME | _VENUE_TYPES | frozenset({
     "college", "university", "hospital", "library", "office", "stadium", "arena", "terminal", "gate", "platform",
     "room", "floor", "building", "court", "pitch", "field", "car", "bridge", "tower", "castle", "palace",
     "opera", "theatre", "cinema", "zoo", "lake", "river", "hill", "bay", "port", "harbour", "pier", "quay",
-    "grill", "kitchen", "diner", "bakery", "thai", "deli", "roastery", "reserve", "outlet", "annex", "wing", "corner",
+    "grill", "kitchen", "diner", "bakery", "thai", "deli", "delicatessen", "roastery", "reserve", "outlet", "annex",
+    "wing", "corner",
     "cathedral", "basilica", "abbey", "temple", "mosque", "synagogue", "shrine", "chapel", "monastery", "fort",
     "barracks", "fountain", "statue", "memorial", "monument", "observatory", "aquarium", "planetarium", "heath",
     "common", "moor", "forest", "woods", "metro", "tram", "underground", "tube", "basin", "marina", "dock", "docks",
@@ -154,6 +157,8 @@ _ONLINE_FILLER = frozenset({
 _SPLIT = re.compile(r"\s*(?:[,;()\[\]]|\s-\s|\s–\s|\s(?:on|at|in)\s)\s*", re.IGNORECASE)
 _CALLE = re.compile(r"(?<!\w)c/\s*", re.IGNORECASE)
 """Spanish "C/ Mayor" is "Calle Mayor"."""
+_LECTURE_THEATRE = re.compile(r"(?<!\w)lt\s?(?=\d)", re.IGNORECASE)
+""""LT1" is "Lecture Theatre 1"."""
 _STR_ABBREV = re.compile(r"(?<=\w)str\.(?=\s|$)", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’ʼ]s?$")
 _MODIFIERS = frozenset({
@@ -172,6 +177,7 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
 _UNIT = re.compile(r"^([1-9])(st|nd|rd|th)$")
 _LABELS = frozenset({
     "room", "hall", "level", "bay", "gate", "terminal", "platform", "floor", "seat", "unit", "suite", "studio", "lab",
+    "theatre", "screen", "auditorium",
     "building", "block", "wing", "ward", "court", "pitch", "stage", "table", "desk", "section", "row", "stand", "track",
     "door", "entrance", "exit", "lot", "zone", "pier", "berth", "apartment", "flat", "box", "stall", "booth",
 })
@@ -202,7 +208,8 @@ class Parsed(NamedTuple):
 
 def _words(part: str) -> tuple[tuple[str, ...], bool]:
     """Canonical words of one part of a location (raw text), and whether its order is free."""
-    raw = _STR_ABBREV.sub("strasse", _CALLE.sub("calle ", part)).split()  # "Hauptstr." is "Hauptstraße"
+    part = _LECTURE_THEATRE.sub("lecture theatre ", _CALLE.sub("calle ", part))
+    raw = _STR_ABBREV.sub("strasse", part).split()  # "Hauptstr." is "Hauptstraße"
     poss = [bool(_POSSESSIVE.search(w)) for w in raw]
     words: list[str] = []
     for w, p in zip(raw, poss):
@@ -321,6 +328,12 @@ def _doubling(x: str, y: str) -> bool:
         long[i] == long[i - 1] and long[:i] + long[i + 1:] == short for i in range(1, len(long)))
 
 
+def _one_more(x: str, y: str) -> bool:
+    """``y`` is ``x`` with one letter more or less, not the first ("Shine" / "Shrine")."""
+    short, long = sorted((x, y), key=len)
+    return len(long) == len(short) + 1 and any(long[:i] + long[i + 1:] == short for i in range(1, len(long)))
+
+
 def _vowel_slip(x: str, y: str) -> bool:
     """``y`` is ``x`` with one vowel or "h" more or less ("Staton" / "Station", "Vinchi" / "Vinci")."""
     short, long = sorted((x, y), key=len)
@@ -349,8 +362,9 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     if not x or not y or x[0] != y[0] or any(c.isdigit() for c in x + y):
         return False
     shortest = min(len(x), len(y))
-    if pinned and shortest >= 3 and _doubling(x, y):
-        return True
+    if pinned and shortest >= 3 and (_doubling(x, y) or (shortest >= 5 and (x in _GENERIC) != (y in _GENERIC)
+                                                         and _one_more(x, y))):
+        return True  # the rest of the name holds: "Primrose Hil"; a kind's word mistyped: "Temple" / "Tempe"
     if shortest < 5 or (shortest < 9 and x[1] != y[1]):
         return False  # the first two letters carry a short name ("Carlton" / "Charlton")
     limit = 2 if shortest >= 10 else 1
@@ -510,11 +524,32 @@ def _aliases() -> AliasIndex:
 def _tagged(location: str, hits: frozenset[str]) -> Parsed:
     """A location with the names of known places as tokens (:mod:`proevent.evaluate.aliases`),
     ``hits`` the places whose cues the event's description has; the parse itself when none."""
-    parsed = parse(location)
+    return _tag(parse(location), hits)
+
+
+def _tag(parsed: Parsed, hits: frozenset[str]) -> Parsed:
     parts = _aliases().tag_parts(parsed.parts, hits)
     if parts == parsed.parts:
         return parsed
     return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p))
+
+
+def _respelled(pa: Parsed, pb: Parsed) -> Parsed:
+    """``pa`` with its words that are typos of ``pb``'s written as ``pb`` writes them ("Acropolis
+    Musuem" against "Acropolis Museum"), so that a known place is found under a typo; ``pa`` when
+    none is."""
+    pinned = _pinned(pa.flat, pb.flat)
+    others = [y for y in pb.flat if _BIND not in y and y[:1] != TOKEN and not y.endswith(_HOME_MARK)]
+
+    def fix(x: str) -> str:
+        if x in pb.flat or _BIND in x or x.endswith(_HOME_MARK):
+            return x
+        return next((y for y in others if y not in pa.flat and word_match(x, y, pinned)), x)
+
+    parts = tuple(tuple(fix(x) for x in part) for part in pa.parts)
+    if parts == pa.parts:
+        return pa
+    return pa._replace(parts=parts, flat=tuple(w for p in parts for w in p))
 
 
 def _home(parsed: Parsed) -> bool:
@@ -541,8 +576,17 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     are the known places the event's description points at (:func:`hits`). Known places decide
     when both heads name some: the same when they share one ("JFK" / "John F. Kennedy International
     Airport"), different when they share none ("Louvre" / "Louvre-Lens"); the written forms decide
-    the rest, read with and without the known places' tokens."""
-    ta, tb = _tagged(a, cues), _tagged(b, cues)
+    the rest, read with and without the known places' tokens. A word that is a typo of the other
+    side's is then read as the other side writes it, and the rule asked again."""
+    pa, pb = parse(a), parse(b)
+    if _decide(pa, pb, cues):
+        return True
+    ra, rb = _respelled(pa, pb), _respelled(pb, pa)
+    return (ra is not pa and _decide(ra, pb, cues)) or (rb is not pb and _decide(pa, rb, cues))
+
+
+def _decide(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
+    ta, tb = _tag(pa, cues), _tag(pb, cues)
     if _VENUE_CUE in cues and _home(ta) != _home(tb):
         return False  # at a bar, "Sophie's" is the bar, not "Sophie's flat"
     known_a, known_b = _tokens(ta), _tokens(tb)
@@ -551,9 +595,9 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
             ta.parts, tb.parts) and _same(ta, tb)
     if _aliases().namesake(ta.parts, tb.parts):
         return False  # "Hyde Park, Chicago" is not London's Hyde Park
-    if _same(parse(a), parse(b)):
+    if _same(pa, pb):
         return True
-    return (ta is not parse(a) or tb is not parse(b)) and _same(ta, tb)
+    return (ta is not pa or tb is not pb) and _same(ta, tb)
 
 
 def _same(pa: Parsed, pb: Parsed) -> bool:
