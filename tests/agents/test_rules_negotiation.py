@@ -358,3 +358,13 @@ def test_a_drop_out_leaves_the_event_of_the_day_its_own_clause_names():
                           participants=[USER, "Bob Ray", "Cy Hunt"], description="parkrun")
     ops = _act([("16:30", "Bob Ray", "yeah, no thursday for me, sorry. sat tho!")], timetable=(thursday, saturday))
     assert ops == [{"op": "delete", "id": "e1"}]  # a direct chat's two-person run without Bob is off; sat stays
+
+
+def test_asks_if_relays_a_question_it_is_no_hedge():
+    lunch = make_event("e1", start="2026-03-15T12:00", end=None, location=None,
+                       participants=[USER, "Bob Ray"], description="Sunday lunch at Bob's")
+    ops = _act([("20:10", "Bob Ray", "dad asks if you can come at 1 instead on sunday, he has golf in the morning"),
+                ("20:35", USER, "sure 1 is fine")], timetable=(lunch,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-15T13:00"}]
+    assert _act([("20:10", "Bob Ray", "could we do 1 instead on sunday? not sure if dad can")],
+                timetable=(lunch,)) == []

@@ -118,10 +118,16 @@ class Context(NamedTuple):  # a tuple: built at every message of both modes, and
     """The chat asked where ("where are we going", "which place"): a bare name answers it."""
 
 
+_RE_ASKS = re.compile(r"(?<![\w'])(?:asks|asked|asking|wonders|wondering|wants to know|wanted to know)\s+$")
+
+
 @lru_cache(maxsize=MEMO)
 def features(text: str, ref: datetime, cues: Cues) -> Features:
     folded = fold(text)
     hits = cues.kinds_in(folded)
+    if "hedge" in hits and all(m.group(0) == "if" and _RE_ASKS.search(folded, 0, m.start())
+                               for m in cues.find("hedge", folded)):
+        hits = hits - {"hedge"}  # "pappa asks if you can come at 1 instead": a relayed question, no hedge
     clause_kinds = [k for k in ("reason", "decline", "change", "ask", "agree") if k in hits]
     clauses: list[tuple[int, int, bool]] = []
     pos = 0
