@@ -20,6 +20,16 @@ SAME = [
     ("Carnegie Deli", "Carnegie Delicatessen"),
     # a hotel's kind added to its name
     ("the Langham", "Langham Hotel"),
+    ("Taj Mahal Palace", "Taj Mahal Palace Hotel"),  # a hotel named as a palace
+    # a distinctive name with modifiers, descriptive words or (when it names no kind) one kind added
+    ("Holyrood Palace", "Holyrood Royal Palace"),
+    ("Borough Market", "Borough Historic Market, Southwark"),
+    ("Keukenhof", "Keukenhof Botanical Gardens, Lisse"),
+    ("Keukenhof", "Keukenhof National Gardens"),
+    ("Grand Osteria Fratelli", "osteria fratelli"),
+    ("Gulbenkian", "Gulbenkian Museum, Lisbon"),
+    # written all in lower case, an added area says nothing by its case
+    ("ronnie scotts", "Ronnie Scotts, 47 Frith Street"),
 ]
 
 DIFFERENT = [
@@ -31,6 +41,21 @@ DIFFERENT = [
     ("Big Ben", "Big Ben Hotel"),  # a known place with a kind is another place
     ("Wembley Stadum", "Wembley Arena"),  # respelling does not merge two known places
     ("Louvre Musem", "Louvre-Lens"),
+    ("Hyde Park", "Hyde Park Corner"),  # a kind added to a kind
+    ("Kew Gardens", "Kew Gardens Station"),
+    ("Madison Square", "Madison Square Garden"),
+    ("Keukenhof Gardens", "Keukenhof Gardens Hotel"),  # a hotel named after a garden
+    ("Baker", "Baker Street"),  # a street
+    ("Rosa's", "Rosa's Cafe Bar"),  # a short name alone
+    ("Terminal 2", "Terminal 2 car park"),
+    ("Camden", "Camden Market"),  # a district with a kind
+    ("Tokyo Dome", "Tokyo Dome City Hall"),
+    ("Big Ben", "Big Ben Royal Pub"),
+    ("Paddington", "Paddington Central"),  # a modifier after the name
+    ("gulbenkian", "Gulbenkian Cafe Shop"),  # two kinds: a shop there
+    ("Oakfield Primary", "Oakfield Primary School Annex"),
+    ("starbucks", "Starbucks Reserve Roastery"),  # a chain's other format
+    ("Victoria Station", "Victoria Coach Station"),
 ]
 
 

@@ -115,6 +115,9 @@ _STATION_WORDS = frozenset({"station"})
 """A station qualifier may lack the word ("at Kings Cross" / "King's Cross station"), unless the bare
 name is a city ("Leeds station" is not "Leeds")."""
 _COMPASS = frozenset({"n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west"})
+_HOTEL_NAMES = frozenset({"palace", "inn", "court"})
+"""Kinds a hotel's name is made of: "Taj Mahal Palace" is the "Taj Mahal Palace Hotel" (but "Kew
+Gardens" is not the "Kew Gardens Hotel")."""
 _VENUE_TYPES = frozenset({"pub", "bar", "cafe", "coffee", "restaurant", "studio", "gym", "hotel"})
 """A venue's kind, added to its name: "Old Bell" = "Old Bell pub", "the Savoy" = "Savoy Hotel"."""
 _IMPLIED_KIND = {"elementary": "school", "primary": "school", "secondary": "school", "grammar": "school",
@@ -169,6 +172,9 @@ _MODIFIERS = frozenset({
 """Common modifiers: a name made only of them and place kinds is read in its order ("Central Park"
 is not "Park Central")."""
 _GENERIC = _PLACE_KINDS | _MODIFIERS
+_DESCRIPTIVE = frozenset({"botanical", "botanic", "thermal", "weekend", "night", "flea", "historic", "municipal",
+                          "memorial", "heritage", "landmark"})
+"""Words that describe a place of a name without making another one ("Chatuchak Weekend Market")."""
 _TOPONYM_PARTS = ("town", "ville", "vale", "dale", "ford", "field", "mouth", "stead", "borough", "bury", "dorf",
                   "stadt")
 """Parts of place names that a one-letter slip would not make ("Kingston" / "Kingstown")."""
@@ -471,7 +477,9 @@ def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str) -> b
     if short_is_place:
         return False
     if extra in _VENUE_TYPES:  # "Old Bell pub"; not "Big Ben pub", a pub named after a known place
-        return not any(w in _VENUE_TYPES or (w[:1] == TOKEN and "chain" not in _aliases().kinds(w)) for w in short)
+        known = len(short) == 1 and short[0][:1] == TOKEN and "chain" not in _aliases().kinds(short[0])
+        kinds = {w for w in short if w in _PLACE_KINDS} - _HOTEL_NAMES if extra == "hotel" else set()
+        return not known and not kinds and not any(w in _VENUE_TYPES for w in short)  # not "Kew Gardens Hotel"
     if _chain((extra,)):
         return False  # a chain's branch named after a place ("Gatwick Hilton")
     if len(short) >= 2 and _IMPLIED_KIND.get(short[-1]) == extra:  # "Greenwood Elementary" is a school
@@ -480,7 +488,47 @@ def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str) -> b
         return True
     last_raw = raw_long.split()[-1] if raw_long.split() else ""
     distinctive = (len(short) >= 2 or len(short[0]) >= 7 or short[0][:1] == TOKEN) and not _chain(short)
-    return distinctive and extra.isalpha() and len(extra) >= 3 and last_raw[:1].isupper() and extra not in _PLACE_KINDS
+    cased = last_raw[:1].isupper() or not any(c.isupper() for c in raw_long)  # all lower case tells nothing
+    return distinctive and extra.isalpha() and len(extra) >= 3 and cased and extra not in _GENERIC
+
+
+def _trimmed(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    """``long`` is ``short`` with only modifiers or descriptive words added within or before it
+    ("Wawel Royal Castle", "Gran Cafe Tortoni"), descriptive words after it, or, when ``short``
+    names no kind, one kind after it ("Kirstenbosch National Botanical Garden"), a distinctive
+    name kept (two words, or one of 5 letters or more, besides cities, kinds and modifiers; one
+    alone of 7 or more). Never for a home, a chain, a city, a kind added to a known place, a street
+    ("Baker" / "Baker Street"), or a kind added to a kind ("Hyde Park Corner", "Kew Gardens
+    Station")."""
+    if len(long) <= len(short) or any(w.endswith(_HOME_MARK) for w in short) or _chain(short) or _chain(long):
+        return False
+    known = len(short) == 1 and short[0][:1] == TOKEN  # a known place takes a modifier only ("Gran Cafe Tortoni")
+    if gazetteer.is_place_name(_key(short)):
+        return False
+    distinct = [w for w in short if w not in _GENERIC and w not in _DESCRIPTIVE and w[:1] != TOKEN and _BIND not in w
+                and not gazetteer.is_place_name(w)]
+    if not known and not (len(distinct) >= 2 or any(len(w) >= (5 if len(short) > 1 else 7) for w in distinct)):
+        return False  # "Rosa's" / "Rosa's Thai": a short name alone may be anything of that name
+    added: list[tuple[int, str]] = []  # each added word with how many of short's words come before it
+    i = 0
+    for w in long:
+        if i < len(short) and word_match(short[i], w):
+            i += 1
+        else:
+            added.append((i, w))
+    if i < len(short):
+        return False
+    kinded = known or any(w in _PLACE_KINDS or _BIND in w for w in short)
+    if sum(w in _PLACE_KINDS for _, w in added) > 1:
+        return False  # "Gulbenkian Cafe Shop" is a shop at the Gulbenkian
+    for at, (before, w) in enumerate(added):
+        if w in _DESCRIPTIVE or (w in _MODIFIERS and (before < len(short) or any(
+                v in _PLACE_KINDS for _, v in added[at:]))):
+            continue  # a modifier last after the name makes another ("Paddington Central")
+        if w not in _PLACE_KINDS or (w in _STREET_TYPES and w != "square") or w in _HOME or kinded or _BIND in w \
+                or before < len(short):
+            return False
+    return True
 
 
 def _online(parts: tuple[tuple[str, ...], ...]) -> str | None:
@@ -610,7 +658,8 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
         return oa is not None and ob is not None and (oa == ob or ("" in (oa, ob) and "phone" not in (oa, ob)))
     ha, hb = pa.parts[0], pb.parts[0]
     heads = (words_match(ha, hb) and _in_order(pa, pb, ha, hb)) or _code_of(ha, hb) or _code_of(hb, ha)
-    if not (heads or _extended(ha, hb, pb.raw_head) or _extended(hb, ha, pa.raw_head)):
+    if not (heads or _extended(ha, hb, pb.raw_head) or _extended(hb, ha, pa.raw_head) or _trimmed(ha, hb)
+            or _trimmed(hb, ha)):
         return False
     fewer, more = sorted((list(pa.parts[1:]), list(pb.parts[1:])), key=len)
     for q in fewer:
