@@ -18,18 +18,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 from proevent.io.jsonl import _DIGIT_MAP, INT_LIMIT, _plain
-from proevent.model import (
-    Case,
-    Chat,
-    DeleteOp,
-    Event,
-    EventData,
-    InsertOp,
-    Message,
-    PredictionLine,
-    Step,
-    UpdateOp,
-)
+from proevent.model import Case, Chat, DeleteOp, Event, EventData, InsertOp, Message, PredictionLine, Step, UpdateOp
 from proevent.model.lean import build_full
 from proevent.model.times import TIME_OR_DATE_PATTERN, TIME_PATTERN, is_normal_time, is_normal_time_or_date
 
