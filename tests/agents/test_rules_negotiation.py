@@ -368,3 +368,13 @@ def test_asks_if_relays_a_question_it_is_no_hedge():
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-15T13:00"}]
     assert _act([("20:10", "Bob Ray", "could we do 1 instead on sunday? not sure if dad can")],
                 timetable=(lunch,)) == []
+
+
+def test_a_range_after_to_is_the_new_time_of_the_event():
+    talk = make_event("e1", start="2026-03-13T10:00", end="2026-03-13T12:00", location="LT1",
+                      participants=[USER, "Bob Ray", "Cy Hunt"], description="Guest lecture")
+    ops = _act([("11:00", "Bob Ray", "Update: the speaker can only do Friday afternoon now, so the guest lecture "
+                 "moves to 2-4pm, same room.")], members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="class",
+               timetable=(talk,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T14:00"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-13T16:00"}]

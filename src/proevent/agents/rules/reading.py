@@ -204,6 +204,9 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
             v.day = parts[0].day
     starts = [c for c in r.clocks if c.role == "start" and not c.retracted and not in_reason(f, c.start)
               and not _negated(f, c.start)]
+    if not starts:  # "moves to 2-4pm": both ends of a range after "to" read as ends; its first is the start
+        ends_only = [c for c in r.clocks if c.role == "end" and not c.retracted and not in_reason(f, c.start)]
+        starts = [c for c in ends_only if sum(o.start == c.start for o in ends_only) == 2][:1]
     corrected_c = [c for c in starts if c.corrects]
     if len(starts) > 1 and ctx.anchor is not None:
         starts = [c for c in starts if ctx.anchor not in c.times] or starts  # "7:30 instead of 7"
