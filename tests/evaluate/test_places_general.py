@@ -30,6 +30,10 @@ SAME = [
     ("Gulbenkian", "Gulbenkian Museum, Lisbon"),
     # written all in lower case, an added area says nothing by its case
     ("ronnie scotts", "Ronnie Scotts, 47 Frith Street"),
+    # labelled units written together, a room before or after its building, a home with its address
+    ("rm 12 bldg 4", "Room 12, Building 4, North Campus"),
+    ("Room 310, Kings College Hospital, Denmark Hill", "Kings College Hospital, rm 310"),
+    ("Dad's, 7 Oak Lane, York", "7 Oak Ln, York"),
 ]
 
 DIFFERENT = [
@@ -56,6 +60,12 @@ DIFFERENT = [
     ("Oakfield Primary", "Oakfield Primary School Annex"),
     ("starbucks", "Starbucks Reserve Roastery"),  # a chain's other format
     ("Victoria Station", "Victoria Coach Station"),
+    ("rm 12 bldg 4", "Room 12, Building 5"),  # another building
+    ("Room 310, Kings College Hospital", "Kings College Hospital, rm 311"),  # another room
+    ("Room 310, Kings College Hospital", "Kings College Hospital"),  # a room against its building
+    ("Dad's, 7 Oak Lane, York", "7 Oak Lane, Leeds"),  # the same street in another city
+    ("Dad's, 7 Oak Lane", "9 Oak Lane"),  # another number
+    ("Ward 5, Royal Infirmary", "Royal Infirmary, Ward 6"),
 ]
 
 

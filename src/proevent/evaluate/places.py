@@ -307,12 +307,48 @@ def _unmarked(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+def _labelled(word: str) -> bool:
+    """A label bound to its number or letter ("room_3_12", "building_5")."""
+    return word.partition(_BIND)[0] in _LABELS and _BIND in word
+
+
+def _address(part: tuple[str, ...]) -> bool:
+    """A street address: a number, then a street ("14 Elm Road")."""
+    return len(part) >= 3 and part[0][:1].isdigit() and part[-1] in _STREET_TYPES
+
+
+def _units(parts: list[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
+    """Labelled units written together read apart ("room 3.12 bldg 5" is "Room 3.12, Building 5")."""
+    out: list[tuple[str, ...]] = []
+    for part in parts:
+        cut = [i for i in range(1, len(part)) if _labelled(part[i - 1]) and _labelled(part[i])]
+        out += [part[i:j] for i, j in zip([0, *cut], [*cut, len(part)])]
+    return tuple(out)
+
+
+def _rearranged(parsed: Parsed) -> Parsed:
+    """Another reading of a location's parts: a room before its building after it ("Room 204, St
+    Mary's Hospital" has the hospital for head), or a possessive given with its address after the
+    address ("Mum's, 14 Elm Road" is at 14 Elm Road; "Rosa's, 12 Mill Road" may be a café there);
+    ``parsed`` itself when neither applies."""
+    out = list(parsed.parts)
+    if len(out) > 1 and all(_labelled(w) for w in out[0]) and not all(_labelled(w) for p in out for w in p):
+        rooms = [p for p in out if all(_labelled(w) for w in p)]
+        out = [p for p in out if p not in rooms] + rooms
+    elif len(out) > 1 and _address(out[1]) and len(out[0]) == 1 and (
+            out[0][0].endswith(_HOME_MARK) or _POSSESSIVE.search(parsed.raw_head.strip())):
+        out = out[1:] + out[:1]
+    else:
+        return parsed
+    return parsed._replace(parts=tuple(out))
+
+
 @lru_cache(maxsize=65536)
 def parse(location: str) -> Parsed:
     """The head and qualifiers of a location, each as canonical words (empty parts left out)."""
     raw_parts = _SPLIT.split(_unmarked(location).strip())  # "ín" splits as "in" does
     read = [_words(p) for p in raw_parts]
-    parts = tuple(_aliases().fold(w) for w, _ in read if w)
+    parts = _units([_aliases().fold(w) for w, _ in read if w])
     norm = normalize_location(location).translate(_TRANSLIT)
     if not parts:
         parts = ((norm,),)
@@ -625,12 +661,18 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     when both heads name some: the same when they share one ("JFK" / "John F. Kennedy International
     Airport"), different when they share none ("Louvre" / "Louvre-Lens"); the written forms decide
     the rest, read with and without the known places' tokens. A word that is a typo of the other
-    side's is then read as the other side writes it, and the rule asked again."""
+    side's is then read as the other side writes it, and the rule asked again; then the parts in
+    their other reading (:func:`_rearranged`)."""
     pa, pb = parse(a), parse(b)
     if _decide(pa, pb, cues):
         return True
     ra, rb = _respelled(pa, pb), _respelled(pb, pa)
-    return (ra is not pa and _decide(ra, pb, cues)) or (rb is not pb and _decide(pa, rb, cues))
+    if (ra is not pa and _decide(ra, pb, cues)) or (rb is not pb and _decide(pa, rb, cues)):
+        return True
+    xa, xb = _rearranged(pa), _rearranged(pb)  # the parts in their other reading
+    rooms = all(any(_labelled(w) for w in p.flat) for p in (xa, xb))  # a room on one side only is not moved
+    return (xa is not pa or xb is not pb) and (rooms or not any(_labelled(w) for w in xa.flat + xb.flat)) \
+        and _decide(xa, xb, cues)
 
 
 def _decide(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
