@@ -34,6 +34,11 @@ SAME = [
     ("rm 12 bldg 4", "Room 12, Building 4, North Campus"),
     ("Room 310, Kings College Hospital, Denmark Hill", "Kings College Hospital, rm 310"),
     ("Dad's, 7 Oak Lane, York", "7 Oak Ln, York"),
+    # a city before or after the name, or first with the name after it, when both sides name it
+    ("Wat Arun, Bangkok", "bangkok wat arun temple"),
+    ("Prague, Lennon Wall", "Lennon Wall, Prague"),
+    ("seville alcazar palace", "Alcazar, Seville"),
+    ("Leeds Kirkgate Market", "Kirkgate Market, Leeds"),
 ]
 
 DIFFERENT = [
@@ -66,6 +71,10 @@ DIFFERENT = [
     ("Dad's, 7 Oak Lane, York", "7 Oak Lane, Leeds"),  # the same street in another city
     ("Dad's, 7 Oak Lane", "9 Oak Lane"),  # another number
     ("Ward 5, Royal Infirmary", "Royal Infirmary, Ward 6"),
+    ("Seville, Alcazar", "Alcazar, Cordoba"),  # the same name in another city
+    ("Porto, Livraria Lello", "Livraria Lello, Lisbon"),
+    ("bangkok wat arun", "Wat Pho, Bangkok"),  # another temple of the city
+    ("Leeds", "Leeds, Kirkgate Market"),  # a city against a venue in it
 ]
 
 

@@ -326,6 +326,38 @@ def _units(parts: list[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
+def _city_apart(parsed: Parsed, other: Parsed) -> Parsed:
+    """A city that starts or ends a head read as a qualifier, and a head that is a city with a
+    name after it read after the name ("bangkok wat pho temple" is "Wat Pho Temple, Bangkok";
+    "Marrakech, Jemaa el Fna" is "Jemaa el Fna, Marrakech"), when the other side names that city
+    too and the rest is a name of its own (no city, a word besides kinds and modifiers)."""
+    head, rest = parsed.parts[0], list(parsed.parts[1:])
+
+    def named(words: tuple[str, ...]) -> bool:
+        return bool(words) and not gazetteer.is_place_name(_key(words)) and any(
+            w not in _GENERIC and not _labelled(w) for w in words)
+
+    def city(words: tuple[str, ...]) -> bool:
+        return gazetteer.is_place_name(_key(words)) and all(w in other.flat for w in words)
+
+    if rest and city(head) and named(rest[0]) and not _address(rest[0]):
+        return parsed._replace(parts=(rest[0], head, *rest[1:]))
+    if len(head) >= 3:
+        if city(head[:1]) and named(head[1:]):
+            return parsed._replace(parts=(head[1:], head[:1], *rest))
+        if city(head[-1:]) and named(head[:-1]):
+            return parsed._replace(parts=(head[:-1], head[-1:], *rest))
+    return parsed
+
+
+def _venue_named(part: tuple[str, ...]) -> bool:
+    """A qualifier naming a venue: a kind with a name that is no city ("Kirkgate Market"), not a
+    street, an address or a room."""
+    return len(part) >= 2 and any(w in _PLACE_KINDS and w not in _STREET_TYPES for w in part) and not (
+        _address(part) or any(_BIND in w for w in part) or gazetteer.is_place_name(_key(part))) and any(
+        w not in _GENERIC for w in part)
+
+
 def _rearranged(parsed: Parsed) -> Parsed:
     """Another reading of a location's parts: a room before its building after it ("Room 204, St
     Mary's Hospital" has the hospital for head), or a possessive given with its address after the
@@ -662,17 +694,23 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     Airport"), different when they share none ("Louvre" / "Louvre-Lens"); the written forms decide
     the rest, read with and without the known places' tokens. A word that is a typo of the other
     side's is then read as the other side writes it, and the rule asked again; then the parts in
-    their other reading (:func:`_rearranged`)."""
+    their other readings (:func:`_rearranged`, :func:`_city_apart`)."""
     pa, pb = parse(a), parse(b)
-    if _decide(pa, pb, cues):
-        return True
-    ra, rb = _respelled(pa, pb), _respelled(pb, pa)
-    if (ra is not pa and _decide(ra, pb, cues)) or (rb is not pb and _decide(pa, rb, cues)):
-        return True
     xa, xb = _rearranged(pa), _rearranged(pb)  # the parts in their other reading
     rooms = all(any(_labelled(w) for w in p.flat) for p in (xa, xb))  # a room on one side only is not moved
-    return (xa is not pa or xb is not pb) and (rooms or not any(_labelled(w) for w in xa.flat + xb.flat)) \
-        and _decide(xa, xb, cues)
+    readings = [(pa, pb)]
+    if (xa is not pa or xb is not pb) and (rooms or not any(_labelled(w) for w in xa.flat + xb.flat)):
+        readings.append((xa, xb))
+    ca, cb = _city_apart(pa, pb), _city_apart(pb, pa)
+    if ca is not pa or cb is not pb:
+        readings.append((ca, cb))
+    for ra, rb in readings:
+        if _decide(ra, rb, cues):
+            return True
+        sa, sb = _respelled(ra, rb), _respelled(rb, ra)
+        if (sa is not ra and _decide(sa, rb, cues)) or (sb is not rb and _decide(ra, sb, cues)):
+            return True
+    return False
 
 
 def _decide(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
@@ -709,6 +747,8 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
         if hit is None:
             return False
         del more[hit]
+    if gazetteer.is_place_name(_key(ha)) and any(_venue_named(q) for q in more):
+        return False  # a city against a venue in it ("Leeds" / "Leeds, Kirkgate Market")
     return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more))
 
 
