@@ -382,7 +382,8 @@ def _render(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> s
             day = day_words(str(a[0]), at, formal, rng)
             ta = time_words(str(a[0]), None, formal, rng, hours, ctx.used)
             tb = time_words(str(b[0]), None, formal, rng, hours, ctx.used)
-            values[slot] = f"{day} {ta} or {tb}" if rng.random() < 0.6 else f"{ta} or {tb} {day}"
+            # "5 or 7 wed" reads as 7 alone (timeexpr takes a bare hour before a day with that day): day first then
+            values[slot] = f"{day} {ta} or {tb}" if rng.random() < 0.6 or ta.isdigit() else f"{ta} or {tb} {day}"
         elif slot == "place":
             place = str(s["place"])
             if s.get("usual"):
