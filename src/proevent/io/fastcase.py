@@ -148,11 +148,15 @@ def _op(op: _Insert | _Update | _Delete, dates: list[str | None]) -> InsertOp | 
 
 class FastCases:
     """Reads the lines of one file: :meth:`case` per line. Remembers the time strings it has found
-    valid, so that each distinct time of a file is matched against the pattern once."""
+    valid, so that each distinct time of a file is matched against the pattern once, and the names
+    it has read, so that each is held once."""
 
     def __init__(self) -> None:
         self._times: set[str] = set()
         self._dates: set[str | None] = {None}
+        self._strings: dict[str, str] = {}
+        """One object per distinct name (senders, chat ids, participants), as pydantic's string cache
+        shares them: a dataset repeats each a hundred thousand times."""
 
     def _known(self, values: list[str], known: set, match: Any) -> bool:
         new = set(values) - known
@@ -170,6 +174,7 @@ class FastCases:
         except (msgspec.MsgspecError, RecursionError):  # the careful path words it
             return None
         shared: dict[tuple[Any, ...], Event] = {}
+        one = self._strings.setdefault
         times: list[str] = [c.start]
         dates: list[str | None] = []
 
@@ -179,7 +184,9 @@ class FastCases:
                 key = (e.id, e.start, e.end, e.location, tuple(e.participants), e.description)
                 ev = shared.get(key)
                 if ev is None:
-                    ev = shared[key] = _make_event(_asdict(e))
+                    fields = _asdict(e)
+                    fields["participants"] = [one(n, n) for n in e.participants]
+                    ev = shared[key] = _make_event(fields)
                     dates.append(e.start)
                     dates.append(e.end)
                 out.append(ev)
@@ -194,7 +201,9 @@ class FastCases:
                 times += [m.time for m in s.messages]
                 steps.append(_make_step({
                     "t": s.t, "start": s.start, "end": s.end,
-                    "messages": [_make_message(_asdict(m)) for m in s.messages],
+                    "messages": [_make_message({"chat_id": one(m.chat_id, m.chat_id), "time": m.time,
+                                                "sender": one(m.sender, m.sender), "text": m.text})
+                                 for m in s.messages],
                     "gold_ops": [_op(op, dates) for op in s.gold_ops],
                     "gold_timetable": events(s.gold_timetable),
                 }))
