@@ -129,13 +129,18 @@ class AliasPlace(BaseModel):
 
 class AliasTable(BaseModel):
     """``data/place_aliases.json``: what it is (``about``), the words each kind of place may carry
-    (``kinds``), cities' other names by their English one (``city_names``), and the places."""
+    (``kinds``), cities' other names by their English one (``city_names``), the districts of big
+    cities whose names are also cities elsewhere (``districts``), and the places."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     about: tuple[str, ...]
     kinds: dict[str, tuple[str, ...]]
     city_names: dict[str, tuple[str, ...]]
+    districts: dict[str, tuple[str, ...]] = {}
+    """A big city (English, as the gazetteer names it) and its districts or neighbours that share a
+    name with a city elsewhere ("Westminster", a city in Colorado, is in London): a district named
+    against its city is no other city."""
     places: tuple[AliasPlace, ...]
 
     @model_validator(mode="after")

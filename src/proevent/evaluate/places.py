@@ -454,7 +454,48 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
         del more[hit]
     if gazetteer.is_place_name(_key(ha)) and any(_venue_named(q) for q in more):
         return False  # a city against a venue in it ("Leeds" / "Leeds, Kirkgate Market")
-    return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more))
+    return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more)) \
+        and not _cities_apart(pa, pb)
+
+
+_FAR_KM = 50.0
+"""Cities farther apart than this are two places' cities, not one's districts."""
+
+
+@lru_cache(maxsize=1)
+def _districts() -> dict[str, frozenset[str]]:
+    """A district's name (the gazetteer's key) and the big cities it lies in or beside (the alias
+    table's ``districts``: "Westminster" is London's as well as a city in Colorado)."""
+    out: dict[str, set[str]] = {}
+    for town, names in gazetteer.alias_table().districts.items():
+        for name in names:
+            out.setdefault(_key(_aliases().fold(_words(name)[0])), set()).add(_key(_aliases().fold(_words(town)[0])))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _named_cities(parsed: Parsed, other: Parsed) -> set[str]:
+    """The cities of the gazetteer a location names and ``other`` does not: its qualifiers that
+    are one, and a first or last word of a longer head that is one ("Trinity College Dublin")."""
+    head = parsed.parts[0]
+    found = {_key(q) for q in parsed.parts[1:] if gazetteer.town(_key(q))}
+    if len(head) > 1:
+        found |= {w for w in (head[0], head[-1]) if w not in _GENERIC and gazetteer.town(w)}
+    return {c for c in found if not set(c.split()) <= set(other.flat)}
+
+
+def _cities_apart(pa: Parsed, pb: Parsed) -> bool:
+    """Each side names a city the other does not, and every two of them (or of the big cities a
+    district of that name lies in) are more than 50 km apart: namesakes of one kind in two cities
+    ("Trinity College Dublin" / "Trinity College, Cambridge"; "Big Ben, Westminster" / "Big Ben,
+    London" and "MIT, Cambridge" / "MIT, Boston" are one place)."""
+    ca, cb = _named_cities(pa, pb), _named_cities(pb, pa)
+    if not ca or not cb:
+        return False
+
+    def spots(name: str) -> list[gazetteer.Town]:
+        return [t for t in (gazetteer.town(c) for c in {name} | _districts().get(name, frozenset())) if t]
+
+    return all(gazetteer.distance_km(s, t) > _FAR_KM for a in ca for b in cb for s in spots(a) for t in spots(b))
 
 
 @lru_cache(maxsize=1)
