@@ -146,10 +146,17 @@ def _short(name: str) -> str:
 
 def _aliases(members: list[str]) -> dict[str, str]:
     """Short names (:func:`_short`) where they are unique among the chat's members, else the full name."""
-    shorts: dict[str, int] = {}
-    for name in members:
-        shorts[_short(name)] = shorts.get(_short(name), 0) + 1
-    return {n: _short(n) if shorts[_short(n)] == 1 else n for n in members}
+    return _aliases_of(tuple(members))
+
+
+@lru_cache(maxsize=4096)
+def _aliases_of(members: tuple[str, ...]) -> dict[str, str]:
+    """:func:`_aliases`, once per chat's names (every step of a chat renders the same ones); read only."""
+    short = {n: _short(n) for n in members}
+    seen: dict[str, int] = {}
+    for name in members:  # a name listed twice counts twice, as it always did
+        seen[short[name]] = seen.get(short[name], 0) + 1
+    return {n: short[n] if seen[short[n]] == 1 else n for n in members}
 
 
 def render_messages_v2(messages: list[Message], alias: dict[str, str], day: list[str]) -> list[str]:
@@ -187,24 +194,33 @@ def build_messages(strategy: str, obs: Observation, version: str = PROMPT_VERSIO
     return messages
 
 
+@lru_cache(maxsize=64)
+def _template(name: str, version: str) -> Template:
+    return Template(load_template(name, version))
+
+
+@lru_cache(maxsize=1024)
+def _system(strategy: str, version: str, user: str) -> str:
+    """The system message: the same for every step of a user (rendered once)."""
+    fill = {"user": user}
+    system = _template("system", version).substitute(fill)
+    instructions = _template(STRATEGY_TEMPLATES[strategy], version).substitute(fill)
+    return f"{system}\n{instructions}" if version != "v1" else f"{system}\n\n{instructions}"
+
+
 def _build_messages(strategy: str, obs: Observation, version: str) -> list[dict[str, Any]]:
-    fill = {"user": obs.user}
     weekday = _WEEKDAY_NAME[date.fromisoformat(obs.now[:10]).weekday()]
+    system = _system(strategy, version, obs.user)
     if version != "v1":
-        system = Template(load_template("system", version)).substitute(fill)
-        instructions = Template(load_template(STRATEGY_TEMPLATES[strategy], version)).substitute(fill)
-        user = Template(load_template("user", version)).substitute(
+        user = _template("user", version).substitute(
             now=obs.now, weekday=weekday[:3], window_start=obs.window_start,
             timetable=render_timetable_v2(obs.timetable, obs.window_start), chats=render_chats_v2(obs))
-        return [{"role": "system", "content": f"{system}\n{instructions}"}, {"role": "user", "content": user}]
-    system = Template(load_template("system", version)).substitute(fill)
-    instructions = Template(load_template(STRATEGY_TEMPLATES[strategy], version)).substitute(fill)
-    user = Template(load_template("user", version)).substitute(
-        now=obs.now, weekday=_WEEKDAY_NAME[date.fromisoformat(obs.now[:10]).weekday()],
-        window_start=obs.window_start, user=obs.user,
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    user = _template("user", version).substitute(
+        now=obs.now, weekday=weekday, window_start=obs.window_start, user=obs.user,
         timetable=render_timetable(obs.timetable), chats=render_chats(obs),
     )
-    return [{"role": "system", "content": f"{system}\n\n{instructions}"}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def repair_message(problems: list[str], version: str = PROMPT_VERSION) -> dict[str, Any]:
