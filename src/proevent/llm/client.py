@@ -34,9 +34,8 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import aiohttp
 from pydantic_core import PydanticSerializationError, to_json
 
 from proevent.llm.batchfile import (
@@ -53,6 +52,9 @@ from proevent.llm.pricing import UsageTotals, cached_prompt_tokens, cost_usd, fi
 from proevent.llm.ratelimit import RateLimiter
 from proevent.llm.reasoning import split_reasoning, unclosed_reasoning
 from proevent.llm.text import clean_strings
+
+if TYPE_CHECKING:  # aiohttp is imported by the first request: a command that sends none (--estimate) skips it
+    import aiohttp
 
 
 class LLMError(Exception):
@@ -150,7 +152,8 @@ class Completion:
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
-_RETRYABLE_EXC = (asyncio.TimeoutError, aiohttp.ClientConnectionError, aiohttp.ClientPayloadError)
+_RETRYABLE_EXC: tuple[type[BaseException], ...] = (asyncio.TimeoutError,)
+"""With aiohttp's connection and payload errors, added when the first session opens."""
 _FATAL_STATUS = (401, 403, 404)
 
 
@@ -348,6 +351,10 @@ class LLMClient:
     # -- lifecycle -----------------------------------------------------------------------------
     def _ensure(self) -> aiohttp.ClientSession:
         if self._session is None:
+            global _RETRYABLE_EXC
+            import aiohttp
+
+            _RETRYABLE_EXC = (asyncio.TimeoutError, aiohttp.ClientConnectionError, aiohttp.ClientPayloadError)
             self._sem = asyncio.Semaphore(self.config.concurrency)
             connector = aiohttp.TCPConnector(limit=self.config.concurrency, limit_per_host=0, ttl_dns_cache=300)
             self._session = aiohttp.ClientSession(

@@ -4,11 +4,13 @@ stops the run in a second instead of after every question has been retried."""
 from __future__ import annotations
 
 import asyncio
-
-import aiohttp
+from typing import TYPE_CHECKING
 
 from proevent.llm.config import LLMConfig
 from proevent.runner.secrets import redact, redact_url
+
+if TYPE_CHECKING:  # imported when a preflight runs (--estimate sends nothing)
+    import aiohttp
 
 FATAL_STATUSES = (401, 403)
 """Answers to ``GET /models`` that no retry can fix. A 404 is not among them: some servers serve
@@ -25,6 +27,8 @@ async def preflight(config: LLMConfig, *, timeout_s: float = 15.0) -> None:
     Raises:
         EndpointError: naming the URL, when it cannot be reached or answers 401/403.
     """
+    import aiohttp
+
     key = config.api_key()
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     timeout = aiohttp.ClientTimeout(total=min(timeout_s, config.timeout_s))
@@ -33,6 +37,8 @@ async def preflight(config: LLMConfig, *, timeout_s: float = 15.0) -> None:
 
 
 async def _check(session: aiohttp.ClientSession, url: str, headers: dict[str, str], key: str | None) -> None:
+    import aiohttp
+
     shown = redact_url(url.rstrip("/") + "/models")
     try:
         async with session.get(url.rstrip("/") + "/models", headers=headers) as resp:
