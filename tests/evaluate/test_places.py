@@ -305,3 +305,14 @@ def test_the_third_fresh_set_keeps_its_figures() -> None:
     assert len(pairs) == 200 and sum(p.same for p in pairs) == 111
     score = score_judge(get_judge("places"), pairs)
     assert score.precision >= 0.97 and score.recall >= 0.85
+
+
+def test_the_fourth_fresh_set_keeps_its_figures() -> None:
+    """The third independent annotator's 200 pairs, measured once unseen (95.8 / 82.7): a guard
+    that later rules do not fall below what was measured there."""
+    from proevent.evaluate.placeset import data_path, load_pairs, score_judge
+
+    pairs = load_pairs(data_path("location_pairs.fresh4.jsonl"))
+    assert len(pairs) == 200 and sum(p.same for p in pairs) == 110
+    score = score_judge(get_judge("places"), pairs)
+    assert score.precision >= 0.95 and score.recall >= 0.82
