@@ -88,6 +88,20 @@ class Agent(Protocol):
     def describe(self) -> dict[str, Any]: ...
 
 
+def _last_messages(case: Case, t: int, chat_id: str, n: int) -> list[Message]:
+    """The last ``n`` messages of chat ``chat_id`` before step ``t``, oldest first: read backwards from
+    step ``t - 1`` and stopped once ``n`` are found (a long case would otherwise be walked whole at
+    every step, for every chat)."""
+    found: list[Message] = []
+    for s in reversed(case.steps[: t - 1]):
+        for m in reversed(s.messages):
+            if m.chat_id == chat_id:
+                found.append(m)
+                if len(found) == n:
+                    return found[::-1]
+    return found[::-1]
+
+
 def build_observation(
     case: Case,
     t: int,
@@ -112,10 +126,7 @@ def build_observation(
     updates = []
     for chat_id, msgs in new.items():
         chat = chats.get(chat_id) or Chat(chat_id=chat_id, name=chat_id, type="group", members=[])
-        context: list[Message] = []
-        if context_messages > 0:
-            earlier = [m for s in case.steps[: t - 1] for m in s.messages if m.chat_id == chat_id]
-            context = earlier[-context_messages:]
+        context = _last_messages(case, t, chat_id, context_messages) if context_messages > 0 else []
         updates.append(ChatUpdate(chat=chat, context=context, new=msgs))
     return Observation(
         case_id=case.case_id, t=t, mode=mode, repeat=repeat, user=case.user, now=step.end,

@@ -93,6 +93,9 @@ def replay_case(
     seen_gold: set[str] = {ev.id for ev in case.initial_timetable}
     missing_set = set(missing)
     match_key = _match_keys(comparator)
+    last_gold: Sequence[Event] | None = None
+    last_pred: Sequence[Event] | None = None
+    pairs: list[tuple[str, str]] = []
 
     for step in case.steps:
         ops = [op for op in preds.get(step.t, ()) if not is_cosmetic(op)]
@@ -100,7 +103,11 @@ def replay_case(
         own = result.timetable
         gold_events = step.gold_timetable
         pred_events = own.events
-        pairs = _match_events(gold_events, pred_events, comparator, partner, match_key)
+        if _same_objects(gold_events, last_gold) and _same_objects(pred_events, last_pred):
+            pairs = list(pairs)  # nothing changed on either side: M_t = M_{t-1} (see _same_objects)
+        else:
+            pairs = _match_events(gold_events, pred_events, comparator, partner, match_key)
+        last_gold, last_pred = gold_events, pred_events
         partner = {g: p for g, p in pairs}
         pred_to_gold = {p: g for g, p in pairs}
         present = {ev.id for ev in gold_events}
@@ -140,6 +147,15 @@ def replay_case(
         timetable_success=table_ok,
         failed_at=failed,
     )
+
+
+def _same_objects(now: Sequence[Event], before: Sequence[Event] | None) -> bool:
+    """The very events of the previous step, in the same order. Then the compatible pairs are those
+    of the previous step and M_{t-1}, a maximum matching of them that keeps all its own pairs, is
+    the one matching that the tie rule of :func:`event_matching` picks again: M_t = M_{t-1}, and the
+    judge is not asked the same pairs twice. (A case's gold events are shared from step to step, and
+    a step without operations keeps the agent's timetable, so a quiet step is such a step.)"""
+    return before is not None and len(now) == len(before) and all(a is b for a, b in zip(now, before))
 
 
 def _match_keys(comparator: Comparator) -> Callable[[Event], tuple[Any, ...]]:

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from pydantic import BaseModel
 
 from proevent.io.errors import FormatError
@@ -141,6 +142,40 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+_ENCODE = msgspec.json.encode
+
+
+def _plain_json(value: Any) -> bool:
+    """``value`` holds only what msgspec writes exactly as ``json.dumps`` does: strings, ints, bools,
+    ``None``, lists, dicts with string keys, and floats that Python writes without an exponent
+    (msgspec writes ``1e16`` where ``json`` writes ``1e+16``)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return value == 0.0 or 1e-4 <= abs(value) < 1e16  # NaN and infinities fail both tests
+    if kind is list:
+        return all(_plain_json(v) for v in value)
+    if kind is dict:
+        return all(type(k) is str and _plain_json(v) for k, v in value.items())
+    return False
+
+
+def line_bytes(line: PredictionLine) -> bytes:
+    """The bytes of one line of ``predictions.jsonl``: :func:`~proevent.io.jsonl.dumps_line` of its
+    JSON dump. A line without usage or extra field whose values are plain JSON (an offline agent's)
+    is encoded from its fields directly by msgspec, to the same bytes (field order, compact
+    separators, UTF-8 kept, the same string escapes)."""
+    if not line.__pydantic_extra__ and line.usage is None:
+        fields = line.__dict__
+        if all(_plain_json(v) for v in fields.values()):
+            try:
+                return _ENCODE(fields) + b"\n"
+            except (msgspec.MsgspecError, UnicodeError, TypeError, OverflowError):
+                pass  # the general path below raises what it raises
+    return dumps_line(line.model_dump(mode="json")).encode("utf-8")
+
+
 class PredictionWriter:
     """Appends prediction lines, each in a single ``write`` of a whole line, flushed and fsynced.
 
@@ -162,7 +197,7 @@ class PredictionWriter:
     def write(self, line: PredictionLine) -> None:
         """Append one line. A short write or an ``OSError`` (disk full) cuts the file back to where
         it was, so no torn line is left, and raises :class:`RunWriteError` naming the file."""
-        data = dumps_line(line.model_dump(mode="json")).encode("utf-8")
+        data = line_bytes(line)
         try:
             start = os.fstat(self._fd).st_size
         except OSError as exc:
@@ -248,6 +283,8 @@ def line_usage(line: dict[str, Any] | PredictionLine) -> dict[str, Any]:
 
 def add_usage(total: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
     """``total`` += ``part`` (in place); an unknown cost makes the total unknown."""
+    if part == _NOTHING and total.keys() >= _TOTAL_KEYS and type(total["cost_usd"]) is not int:
+        return total  # an offline agent's line adds nothing: every sum stays as it is (a float cost stays float)
     for key in USAGE_FIELDS:
         total[key] = total.get(key, 0) + part.get(key, 0)
     if "cost_usd" not in total:
@@ -259,6 +296,10 @@ def add_usage(total: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
 
 def empty_usage() -> dict[str, Any]:
     return {**dict.fromkeys(USAGE_FIELDS, 0), "cost_usd": 0.0}
+
+
+_NOTHING = empty_usage()
+_TOTAL_KEYS = _NOTHING.keys()
 
 
 def run_usage(path: str | Path) -> dict[str, Any]:
