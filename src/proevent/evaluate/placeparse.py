@@ -118,6 +118,9 @@ _MODIFIERS = frozenset({
 """Common modifiers: a name made only of them and place kinds is read in its order ("Central Park"
 is not "Park Central")."""
 _GENERIC = _PLACE_KINDS | _MODIFIERS
+_NEWER = frozenset({"grand", "new", "old", "great", "little", "upper", "lower", "north", "south", "east", "west"})
+"""Modifiers that, put before a name ending in its kind, name another place after it ("Grand Egyptian Museum" is
+not the Egyptian Museum; the alias table says where one is the same: "Royal Albert Hall")."""
 _DESCRIPTIVE = frozenset({"botanical", "botanic", "thermal", "weekend", "night", "flea", "historic", "municipal",
                           "memorial", "heritage", "landmark"})
 """Words that describe a place of a name without making another one ("Chatuchak Weekend Market")."""

@@ -78,6 +78,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     _HOTEL_NAMES,
     _IMPLIED_KIND,
     _MODIFIERS,
+    _NEWER,
     _ONLINE_FILLER,
     _PLACE_KINDS,
     _PLATFORMS,
@@ -303,6 +304,8 @@ def _trimmed(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     kinded = known or any(w in _PLACE_KINDS or _BIND in w for w in short)
     if sum(w in _PLACE_KINDS for _, w in added) > 1:
         return False  # "Gulbenkian Cafe Shop" is a shop at the Gulbenkian
+    if added[0][0] == 0 and added[0][1] in _NEWER and short[-1] in _PLACE_KINDS:
+        return False  # a new place named after an old one ("Grand Egyptian Museum"; not "Gran Cafe Tortoni")
     for at, (before, w) in enumerate(added):
         if w in _DESCRIPTIVE or (w in _MODIFIERS and (before < len(short) or any(
                 v in _PLACE_KINDS for _, v in added[at:]))):

@@ -1,0 +1,45 @@
+"""Branches, chains and new places named after old ones (fourth-set gaps): pairs written for the
+test, not taken from any labelled set, each rule with the near-misses it must keep apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from proevent.evaluate.places import same_place
+
+SAME = [
+    # a chain's branch on both sides, or only a city or room added
+    ("Chatime, Taipei 101", "Chatime Taipei 101"),
+    ("Din Tai Fung, Singapore", "Din Tai Fung"),
+    ("Bangkok Hospital, Room 12", "Bangkok Hospital"),
+    # a modifier before a name without its kind at the end, or inside, stays the same place
+    ("Cafe Tortoni", "Gran Cafe Tortoni"),
+    ("Holyrood Palace", "Holyrood Royal Palace"),
+    # the alias table says which names with a modifier are one place
+    ("Albert Hall", "Royal Albert Hall"),
+]
+
+DIFFERENT = [
+    # a chain (worldwide, not only British and American brands) with a branch on one side only
+    ("Gong Cha, Hongdae", "Gong Cha"),
+    ("Paris Baguette, Gangnam Station", "Paris Baguette"),
+    ("Watsons, Orchard Road", "Watsons"),
+    # branches of a hospital group named by a street, an area or a city
+    ("Apollo Hospital, Jubilee Hills", "Apollo Hospital Navi Mumbai"),
+    ("Bangkok Hospital, Soi Soonvijai", "Bangkok Hospital Pattaya"),
+    ("Fortis Hospital, Mulund", "Fortis Hospital"),
+    # a new place named after an old one: a modifier before a name ending in its kind
+    ("Egyptian Museum", "Grand Egyptian Museum"),
+    ("Carlton Theatre", "New Carlton Theatre"),
+    ("Vic Theatre", "Old Vic Theatre"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), SAME)
+def test_same(a: str, b: str) -> None:
+    assert same_place(a, b) and same_place(b, a)
+
+
+@pytest.mark.parametrize(("a", "b"), DIFFERENT)
+def test_different(a: str, b: str) -> None:
+    assert not same_place(a, b) and not same_place(b, a)
