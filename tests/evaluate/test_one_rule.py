@@ -1,24 +1,27 @@
-"""One rule, one place: change what a question counts for (``QuestionScore.counts``) and the
-report's table, the viewer's outcomes and the inspect scorer's counts all follow."""
+"""One rule, one place: change what a question counts for (``single.count_row``, which
+``QuestionScore.counts`` reads) and evaluate's metrics, the report's table, the viewer's outcomes
+and the inspect scorer's counts all follow."""
 
 from __future__ import annotations
 
 import pytest
 
 from fixtures import FLAWED_RUN, TINY, load_example_run, load_tiny
-from proevent.evaluate import QuestionScore, evaluate
+from proevent.evaluate import evaluate, single
+from proevent.evaluate.single import COUNT_KEYS
 from proevent.report import build_table, load_scored_runs
 from proevent.report.table import COLUMNS
 from proevent.web.caseview import single_view
 from proevent.web.scoring import load_run_view
 
-_ORIGINAL = QuestionScore.counts
+_ORIGINAL = single.count_row
+_P, _G, _M = (COUNT_KEYS.index(k) for k in ("p", "g", "m"))
 
 
-def _lenient(self: QuestionScore) -> dict[str, int]:
+def _lenient(*args, **kwargs) -> list[int]:
     """Another rule, for the test: an answer counts as the gold (|P| = |P∩G| = |G|)."""
-    out = _ORIGINAL(self)
-    out["p"] = out["m"] = out["g"]
+    out = _ORIGINAL(*args, **kwargs)
+    out[_P] = out[_M] = out[_G]
     return out
 
 
@@ -27,7 +30,11 @@ def test_a_changed_count_rule_reaches_report_viewer_and_inspect(monkeypatch) -> 
     before = evaluate(ds, run, ci=False, judge="fuzzy").questions
     exact_before = [q.exact for q in before]
 
-    monkeypatch.setattr(QuestionScore, "counts", _lenient)
+    monkeypatch.setattr(single, "count_row", _lenient)
+
+    # evaluate, with the scores kept and without them (what `proevent evaluate` does)
+    for details in (True, False):
+        assert evaluate(ds, run, ci=False, judge="fuzzy", details=details).metrics["single"]["recall"] == 1.0
 
     # the report: its overall recall is the new rule's
     [scored] = load_scored_runs([FLAWED_RUN], dataset=TINY, judge="fuzzy", n_boot=0)

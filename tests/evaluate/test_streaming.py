@@ -8,8 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from proevent.evaluate import CaseRows, bootstrap_intervals, evaluate, resample_weights
-from proevent.evaluate.aggregate import weight_blocks
+from proevent.evaluate import CaseRows, bootstrap_intervals, evaluate, multi, resample_weights
+from proevent.evaluate.aggregate import SINGLE_FIELDS, weight_blocks
+from proevent.evaluate.counts import line_row, replay_lines, score_line
+from proevent.evaluate.equivalence import comparator_for
+from proevent.evaluate.single import COUNT_KEYS
 from proevent.io import load_dataset, load_run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -25,6 +28,44 @@ def test_without_details_the_metrics_are_the_same_and_no_score_is_kept():
     assert lean.questions == [] and lean.cases == []
     assert full.questions and full.cases
     assert (lean.rows.single == full.rows.single).all() and (lean.rows.multi == full.rows.multi).all()
+
+
+@pytest.mark.parametrize("name", ["flawed", "perfect"])
+def test_a_question_row_is_the_scores_counts(name):
+    """The count vector scored without a QuestionScore is the score's counts, in SINGLE_FIELDS order."""
+    ds = load_dataset(EXAMPLES / "tiny")
+    run = load_run(EXAMPLES / "runs" / name)
+    assert COUNT_KEYS == SINGLE_FIELDS
+    n = 0
+    for case in ds.cases:
+        comp = comparator_for(case, "fuzzy")
+        for step in case.steps:
+            line = run.lines.get((case.case_id, "single", step.t, 0))
+            assert line_row(case, step.t, line, comp) == list(score_line(case, step.t, line, comp).counts().values())
+            n += 1
+    assert n == sum(len(c.steps) for c in ds.cases) > 0
+
+
+@pytest.mark.parametrize("name", ["flawed", "perfect"])
+def test_an_unchanged_step_keeps_the_matching_it_would_compute(name, monkeypatch):
+    """replay_case takes M_{t-1} again when neither timetable changed; matching anew gives the same traces."""
+    ds = load_dataset(EXAMPLES / "tiny")
+    run = load_run(EXAMPLES / "runs" / name)
+
+    def traces():
+        out = []
+        for case in ds.cases:
+            lines = {s.t: ln for s in case.steps if (ln := run.lines.get((case.case_id, "multi", s.t, 0)))}
+            out.append(replay_lines(case, lines, comparator_for(case, "fuzzy")))
+        return out
+
+    calls = []
+    real = multi._same_objects
+    monkeypatch.setattr(multi, "_same_objects", lambda a, b: calls.append(real(a, b)) or calls[-1])
+    shortcut = traces()
+    assert any(calls)  # some step was taken over unchanged
+    monkeypatch.setattr(multi, "_same_objects", lambda a, b: False)
+    assert traces() == shortcut
 
 
 @pytest.mark.parametrize(("n", "n_boot"), [(1, 5), (7, 250), (1279, 1000)])

@@ -18,7 +18,7 @@ from proevent.evaluate.aggregate import (
     single_object,
 )
 from proevent.evaluate.breakdowns import BREAKDOWN_KEYS, group_cases
-from proevent.evaluate.counts import case_counts, question_counts, replay_lines, score_line
+from proevent.evaluate.counts import case_counts, line_row, question_counts, replay_lines, score_line
 from proevent.evaluate.equivalence import Comparator
 from proevent.evaluate.judges import LocationJudge, default_judge, get_judge
 from proevent.evaluate.metrics import Metrics
@@ -52,11 +52,16 @@ class EvaluationResult:
 
 def _single_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list | None) -> list[int]:
     row = [0] * len(SINGLE_FIELDS)
+    lines = run.lines
     for step in case.steps:
-        score = score_line(case, step.t, run.lines.get((case.case_id, "single", step.t, repeat)), comp)
+        line = lines.get((case.case_id, "single", step.t, repeat))
         if keep is not None:
+            score = score_line(case, step.t, line, comp)
             keep.append(score)
-        row = [a + b for a, b in zip(row, question_counts(score).values())]  # keys in SINGLE_FIELDS order
+            counts = list(question_counts(score).values())  # keys in SINGLE_FIELDS order
+        else:
+            counts = line_row(case, step.t, line, comp)
+        row = [a + b for a, b in zip(row, counts)]
     return row
 
 

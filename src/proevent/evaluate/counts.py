@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from proevent.evaluate.equivalence import Comparator
 from proevent.evaluate.multi import CaseTrace, replay_case
-from proevent.evaluate.single import QuestionScore, score_question
+from proevent.evaluate.single import QuestionScore, question_row, score_question
 from proevent.model import AnyOp, Case, PredictionLine, parse_ops
 
 
@@ -26,6 +26,11 @@ def score_line(case: Case, t: int, line: PredictionLine | None, comparator: Comp
     """Score the single-step line of step ``t`` (``None``: the run has no line, a missing question)."""
     return score_question(case, t, line_ops(line), comparator, missing=line is None,
                           error=line.error if line else None)
+
+
+def line_row(case: Case, t: int, line: PredictionLine | None, comparator: Comparator) -> list[int]:
+    """``question_counts(score_line(...))``'s values in ``SINGLE_FIELDS`` order, without the score."""
+    return question_row(case, t, line_ops(line), comparator, missing=line is None, error=line.error if line else None)
 
 
 def replay_lines(case: Case, lines: Mapping[int, PredictionLine], comparator: Comparator) -> CaseTrace:
@@ -50,4 +55,4 @@ def case_counts(trace: CaseTrace) -> dict[str, int]:
     }
 
 
-__all__ = ["case_counts", "line_ops", "question_counts", "replay_lines", "score_line"]
+__all__ = ["case_counts", "line_ops", "line_row", "question_counts", "replay_lines", "score_line"]

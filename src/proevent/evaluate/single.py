@@ -54,20 +54,31 @@ class QuestionScore:
         predicted); |P|, |G| and |P∩G| overall and per operation type; missing and errored lines
         and invalid operations. The one count function: ``evaluate``, the inspect scorer, the
         viewer and the comparison all read it."""
-        g, p, m = len(self.gold), len(self.pred), len(self.matches)
-        pred = [op.op for op in self.pred]
-        gold = [op.op for op in self.gold]
-        matched = [gold[j] for _, j in self.matches]
-        out = {
-            "questions": 1, "empty": int(g == 0), "fd": int(g == 0 and p > 0), "need": int(g > 0),
-            "mn": int(g > 0 and p == 0), "p": p, "g": g, "m": m,
-        }
-        for t, (pk, gk, mk) in _TYPE_KEYS:  # an operation of no known type counts in none
-            out[pk], out[gk], out[mk] = pred.count(t), gold.count(t), matched.count(t)
-        out["missing"] = int(self.missing)
-        out["errors"] = int(self.error is not None)
-        out["invalid_ops"] = len(self.invalid)
-        return out
+        matched = [self.gold[j] for _, j in self.matches]
+        return dict(zip(COUNT_KEYS, count_row(self.pred, self.gold, matched, missing=self.missing,
+                                              error=self.error is not None, invalid=len(self.invalid))))
+
+
+COUNT_KEYS: tuple[str, ...] = (
+    "questions", "empty", "fd", "need", "mn", "p", "g", "m", *(k for _, keys in _TYPE_KEYS for k in keys),
+    "missing", "errors", "invalid_ops",
+)
+"""The names of :func:`count_row`'s values, in its order (the aggregation's ``SINGLE_FIELDS``)."""
+
+
+def count_row(pred: Sequence[AnyOp], gold: Sequence[AnyOp], matched: Sequence[AnyOp], *, missing: bool, error: bool,
+              invalid: int) -> list[int]:
+    """The count rule of one question (:meth:`QuestionScore.counts`) as values in :data:`COUNT_KEYS`
+    order, from its non-cosmetic predicted and gold operations and the gold operations matched."""
+    g, p, m = len(gold), len(pred), len(matched)
+    row = [1, int(g == 0), int(g == 0 and p > 0), int(g > 0), int(g > 0 and p == 0), p, g, m]
+    pred_types = [op.op for op in pred]
+    gold_types = [op.op for op in gold]
+    matched_types = [op.op for op in matched]
+    for t in OP_TYPES:  # an operation of no known type counts in none
+        row += (pred_types.count(t), gold_types.count(t), matched_types.count(t))
+    row += (int(missing), int(error), invalid)
+    return row
 
 
 def refused_ops(ops: Sequence[AnyOp], ids_before: set[str]) -> dict[int, str]:
@@ -98,8 +109,33 @@ def score_question(
     error: str | None = None,
 ) -> QuestionScore:
     """Score one single-step question. An errored or missing line is passed as no operations."""
+    pred, gold, matches, invalid, reasons = _compare(case, t, pred_ops, comparator)
+    return QuestionScore(case_id=case.case_id, t=t, pred=pred, gold=gold, matches=matches, invalid=invalid,
+                         invalid_reasons=reasons, missing=missing, error=error)
+
+
+def question_row(
+    case: Case, t: int, pred_ops: Sequence[AnyOp], comparator: Comparator, *, missing: bool = False,
+    error: str | None = None,
+) -> list[int]:
+    """``score_question(...).counts()``'s values (in :data:`COUNT_KEYS` order) without the score:
+    what a scoring that keeps only count vectors needs."""
+    pred, gold, matches, invalid, _ = _compare(case, t, pred_ops, comparator)
+    return count_row(pred, gold, [gold[j] for _, j in matches], missing=missing, error=error is not None,
+                     invalid=len(invalid))
+
+
+def _compare(
+    case: Case, t: int, pred_ops: Sequence[AnyOp], comparator: Comparator
+) -> tuple[list[AnyOp], list[AnyOp], list[tuple[int, int]], list[int], dict[int, str]]:
+    """The non-cosmetic predicted and gold operations, the maximum matching, the invalid predicted
+    operations (indices into the non-cosmetic ones) and why."""
     step = case.steps[t - 1]
-    ids_before = {ev.id for ev in case.timetable_before(t)}
+    before = case.timetable_before(t)
+    gold = [op for op in step.gold_ops if not is_cosmetic(op)]
+    if not pred_ops:
+        return [], gold, [], [], {}
+    ids_before = {ev.id for ev in before}
     refused = refused_ops(pred_ops, ids_before)
     pred, invalid, reasons = [], [], {}
     for i, op in enumerate(pred_ops):
@@ -109,20 +145,9 @@ def score_question(
             invalid.append(len(pred))
             reasons[len(pred)] = refused[i]
         pred.append(op)
-    gold = [op for op in step.gold_ops if not is_cosmetic(op)]
     bad = set(invalid)
     adj = [
         [] if i in bad else [j for j, g in enumerate(gold) if comparator.ops_equivalent(p, g)]
         for i, p in enumerate(pred)
     ]
-    return QuestionScore(
-        case_id=case.case_id,
-        t=t,
-        pred=pred,
-        gold=gold,
-        matches=max_matching(len(pred), adj),
-        invalid=invalid,
-        invalid_reasons=reasons,
-        missing=missing,
-        error=error,
-    )
+    return pred, gold, max_matching(len(pred), adj), invalid, reasons
