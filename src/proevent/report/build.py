@@ -99,7 +99,8 @@ def write_report(
     (out / REPORT_MARKER).unlink(missing_ok=True)
     table = build_table(runs)
     table.notes[:0] = answered_note(runs)
-    summaries = [summarize_errors(sr.dataset, sr.result, judge=sr.judge) for sr in runs]
+    comparators: dict = {}  # the runs of a report mostly share their dataset: one comparator per case
+    summaries = [summarize_errors(sr.dataset, sr.result, judge=sr.judge, comparators=comparators) for sr in runs]
     result = ReportOutput(out=out, table=table, summaries=summaries)
 
     def write(rel: str, text: str) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from proevent.evaluate import EvaluationResult, comparator_for
+from proevent.evaluate.equivalence import Comparator
 from proevent.evaluate.errors import ErrorItem, categories, categorize, render_op
 from proevent.evaluate.judges import LocationJudge, get_judge
 from proevent.io import Dataset
@@ -74,29 +76,35 @@ def summarize_errors(
     *,
     judge: str | LocationJudge | None = None,
     per_category: int = 3,
+    comparators: dict[tuple[int, int, str], Comparator] | None = None,
 ) -> ErrorSummary:
     """Categorize every single-step question of ``result`` (repeat 0) and pick examples.
 
     Examples are taken in dataset order, preferring distinct cases, so the same inputs give the
-    same page. ``judge`` defaults to the one the result was scored with.
+    same page. ``judge`` defaults to the one the result was scored with. ``comparators`` (a dict
+    kept by the caller) shares each case's comparator among the runs of a report on one dataset.
     """
     the_judge = get_judge(judge if judge is not None else result.summary.judge)
     counts = {c.key: 0 for c in categories()}
     items: list[ErrorItem] = []
     rendered: list[tuple[str | None, str | None]] = []
-    comps: dict[str, object] = {}
+    comps = comparators if comparators is not None else {}
     examples: dict[str, list[ErrorExample]] = {c.key: [] for c in categories()}
     seen_cases: dict[str, set[str]] = {c.key: set() for c in categories()}
     deferred: dict[str, list[tuple[ErrorItem, object]]] = {c.key: [] for c in categories()}
     for q in result.questions:
         case = dataset.case(q.case_id)
-        comp = comps.get(q.case_id)
+        key = (id(dataset), id(the_judge), q.case_id)
+        comp = comps.get(key)
         if comp is None:
-            comp = comps[q.case_id] = comparator_for(case, the_judge)
-        for item in categorize(case, q, comparator=comp):  # type: ignore[arg-type]
+            comp = comps[key] = comparator_for(case, the_judge)
+        before: dict[str, Any] | None = None
+        for item in categorize(case, q, comparator=comp):
             counts[item.category] += 1
             items.append(item)
-            rendered.append(_rendered(case, q, item))
+            if before is None:
+                before = {ev.id: ev for ev in case.timetable_before(item.t)}
+            rendered.append(_rendered(q, item, before))
             bucket = examples[item.category]
             if len(bucket) < per_category:
                 if q.case_id in seen_cases[item.category]:
@@ -118,8 +126,8 @@ def _fill(examples, deferred, dataset: Dataset, per_category: int) -> dict[str, 
     return examples
 
 
-def _rendered(case, q, item: ErrorItem) -> tuple[str | None, str | None]:
-    before = {ev.id: ev for ev in case.timetable_before(item.t)}
+def _rendered(q, item: ErrorItem, before: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The operations of ``item`` as text; ``before``: the timetable before its step, by event id."""
     return (
         render_op(q.pred[item.pred], before) if item.pred is not None else None,
         render_op(q.gold[item.gold], before) if item.gold is not None else None,
