@@ -96,8 +96,21 @@ _TRANSLIT = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i"
 _PLATFORMS = {
     "zoom": "zoom", "meet": "meet", "hangouts": "meet", "teams": "teams", "skype": "skype", "facetime": "facetime",
     "webex": "webex", "discord": "discord", "whatsapp": "whatsapp", "slack": "slack", "twitch": "twitch",
-    "phone": "phone", "telephone": "phone",
+    "phone": "phone", "telephone": "phone", "jitsi": "jitsi", "whereby": "whereby", "gotomeeting": "gotomeeting",
+    "bluejeans": "bluejeans", "signal": "signal", "telegram": "telegram", "wechat": "wechat", "viber": "viber",
+    "messenger": "messenger", "chime": "chime", "ringcentral": "ringcentral", "gmeet": "meet", "msteams": "teams",
+    "hangout": "meet", "zoomcall": "zoom",
 }
+_URL = re.compile(r"(?:https?://)?(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|us|si|me|net|io|co|tv|gg))(?:/\S*)?",
+                  re.IGNORECASE)
+_DOMAINS = {"meet.jit.si": "jitsi", "jit.si": "jitsi", "meet.google.com": "google meet", "zoom.us": "zoom",
+            "zoom.com": "zoom", "teams.microsoft.com": "teams", "teams.live.com": "teams", "whereby.com": "whereby",
+            "webex.com": "webex", "discord.com": "discord", "discord.gg": "discord", "skype.com": "skype",
+            "slack.com": "slack", "wa.me": "whatsapp", "t.me": "telegram", "gotomeeting.com": "gotomeeting",
+            "bluejeans.com": "bluejeans", "twitch.tv": "twitch"}
+"""A meeting's web address, its path dropped, read as its platform's name ("meet.jit.si/abc" is Jitsi)."""
+_PRODUCT_WORDS = {"jitsi": "meet"}
+"""A word a platform's product name carries ("Jitsi Meet" is Jitsi, not Google Meet)."""
 _GENERIC_ONLINE = frozenset({"online", "virtual", "video", "videocall", "remote", "web"})
 _ONLINE_FILLER = frozenset({
     "call", "meeting", "chat", "voice", "huddle", "link", "invite", "id", "microsoft", "ms", "google", "cisco",
@@ -137,7 +150,18 @@ _LABELS = frozenset({
     "door", "entrance", "exit", "lot", "zone", "pier", "berth", "apartment", "flat", "box", "stall", "booth",
 })
 """Labels that bind the number or letter after them ("Hall 2 Room 3" is not "Hall 3 Room 2")."""
-_ROOM_KINDS = frozenset({"meeting", "conference", "seminar", "lecture", "class", "board", "training"})
+_LABEL_FORMS = {"sala": "room", "salle": "room", "raum": "room", "aula": "room", "stanza": "room", "sal": "room",
+                "zaal": "hall", "halle": "hall", "saal": "hall", "piso": "floor", "etage": "floor", "planta": "floor",
+                "andar": "floor", "stock": "floor", "puerta": "door", "porta": "gate", "bloque": "block",
+                "bloco": "block"}
+"""A label in another language, read as the English one before a number or letter ("sala 2.14" is "Room 2.14",
+"Halle 7" "Hall 7"; "Sala" alone, "Halle" the city, stay names)."""
+_ROOM_LABEL = re.compile(r"^(?:room|hall|suite|floor|level|unit|apartment|flat|studio|lab)_")
+"""Labels of a room or floor inside a building, which a head may end with ("Sakura Clinic room 3"; not
+"Heathrow Terminal 5", "Old Trafford Stand 2")."""
+_ROOM_KINDS = frozenset({"meeting", "conference", "seminar", "lecture", "class", "board", "training", "consultation",
+                         "consulting", "exam", "examination", "treatment", "therapy", "interview", "study", "reading",
+                         "function", "reuniones", "reunioes", "reunion", "besprechungsraum", "reunions"})
 """Kinds of room dropped before "room" when the room has a name ("Meeting room Fjord" = "Fjord room")."""
 _BY_COMPASS = frozenset({"campus", "side", "end", "entrance", "exit", "stand", "block", "lot", "concourse", "lobby"})
 """Besides place kinds, words a compass point before them binds ("North Gate, South Campus")."""
@@ -212,6 +236,10 @@ def _bind(words: list[str]) -> tuple[str, ...]:
         name = unkinded[1] if unkinded[0] == "room" else unkinded[0]
         if name != "room" and name not in _PLACE_KINDS and len(name) >= 2 or _code(name):
             return (f"room{_BIND}{name}",)
+    words = [w for i, w in enumerate(words)  # "Sala de reuniones 3" is "Sala 3"
+             if not (w in _ROOM_KINDS and i and _LABEL_FORMS.get(words[i - 1], words[i - 1]) == "room"
+                     and _code("".join(words[i + 1:i + 2])))]
+    words = [_LABEL_FORMS.get(w, w) if _code("".join(words[i + 1:i + 2])) else w for i, w in enumerate(words)]
     out: list[str] = []
     i = 0
     while i < len(words):
@@ -267,10 +295,13 @@ def _address(part: tuple[str, ...]) -> bool:
 
 
 def _units(parts: list[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
-    """Labelled units written together read apart ("room 3.12 bldg 5" is "Room 3.12, Building 5")."""
+    """Labelled units written together read apart ("room 3.12 bldg 5" is "Room 3.12, Building 5"), and
+    rooms ending a head after their building's name ("Sakura Clinic room 3" is "Sakura Clinic, Room 3")."""
     out: list[tuple[str, ...]] = []
-    for part in parts:
-        cut = [i for i in range(1, len(part)) if _labelled(part[i - 1]) and _labelled(part[i])]
+    for at, part in enumerate(parts):
+        cut = [i for i in range(1, len(part)) if _labelled(part[i]) and (_labelled(part[i - 1]) or (
+            at == 0 and all(_labelled(w) for w in part[i:]) and _ROOM_LABEL.match(part[i])
+            and sum(not _labelled(w) and w not in _GENERIC for w in part[:i]) >= 1))]
         out += [part[i:j] for i, j in zip([0, *cut], [*cut, len(part)])]
     return tuple(out)
 
@@ -324,9 +355,18 @@ def _rearranged(parsed: Parsed) -> Parsed:
     return parsed._replace(parts=tuple(out))
 
 
+def _platform_of(url: re.Match[str]) -> str:
+    """The platform a web address is on, its subdomains aside ("us02web.zoom.us/j/1" is Zoom); the
+    address itself when it is none of :data:`_DOMAINS`."""
+    labels = url.group(1).lower().split(".")
+    return next((_DOMAINS[d] for d in (".".join(labels[i:]) for i in range(len(labels) - 1)) if d in _DOMAINS),
+                url.group(0))
+
+
 @lru_cache(maxsize=65536)
 def parse(location: str) -> Parsed:
     """The head and qualifiers of a location, each as canonical words (empty parts left out)."""
+    location = _URL.sub(_platform_of, location)
     raw_parts = _SPLIT.split(_unmarked(location).strip())  # "ín" splits as "in" does
     read = [_words(p) for p in raw_parts]
     parts = _units([_aliases().fold(w) for w, _ in read if w])

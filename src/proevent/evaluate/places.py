@@ -82,6 +82,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     _ONLINE_FILLER,
     _PLACE_KINDS,
     _PLATFORMS,
+    _PRODUCT_WORDS,
     _STATION_WORDS,
     _STREET_TYPES,
     _TOPONYM_PARTS,
@@ -324,6 +325,7 @@ def _online(parts: tuple[tuple[str, ...], ...]) -> str | None:
                               if w in _PLATFORMS or w in _GENERIC_ONLINE or _BIND in w
                               or any(v in _PLACE_KINDS or _BIND in v for v in part)]
     platforms = {_PLATFORMS[w] for w in words if w in _PLATFORMS}
+    platforms -= {_PRODUCT_WORDS[p] for p in platforms if p in _PRODUCT_WORDS}  # "Jitsi Meet" is Jitsi
     others = [w for w in words if w not in _PLATFORMS and w not in _GENERIC_ONLINE and w not in _ONLINE_FILLER
               and w.removesuffix("s") not in _ONLINE_FILLER and not w.isdigit()]
     if others or len(platforms) > 1 or not (platforms or any(w in _GENERIC_ONLINE for w in words)):
