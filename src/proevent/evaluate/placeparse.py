@@ -35,7 +35,8 @@ _FOLD = {
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "rue": "street", "calle": "street",
     "carrer": "street", "rua": "street", "mont": "mount", "conf": "conference", "chem": "chemistry",
     "phys": "physics", "eng": "engineering", "deli": "delicatessen", "gran": "grand", "grande": "grand",
-    "mus": "museum", "nat": "national", "cntr": "centre",
+    "mus": "museum", "nat": "national", "cntr": "centre", "bbq": "barbecue", "barbeque": "barbecue",
+    "appartment": "apartment", "appartement": "apartment", "apt.": "apartment",
 }
 """Abbreviations to one written-out form ("St" is both Street and Saint, "Dr" both Drive and Doctor:
 one word stands for both, as a reader takes whichever fits)."""
@@ -210,6 +211,9 @@ def _words(part: str) -> tuple[tuple[str, ...], bool]:
         folded.append((w, mark))
     folded = [f for i, f in enumerate(folded)  # "JFK International Airport" is "JFK Airport"
               if not (f[0] == "international" and folded[i + 1:i + 2] and folded[i + 1][0] == "airport")]
+    if len(folded) == 2 and folded[1][0] in _HOME and folded[0][0].endswith("s") and len(folded[0][0]) >= 4 \
+            and not gazetteer.is_place_name(folded[0][0]):
+        folded[0] = (folded[0][0], True)  # "Lucys apartment" is Lucy's, its apostrophe dropped
     if len(folded) > 1 and folded[-1][0] in _HOME and folded[-2][1]:
         folded.pop()  # "Tom's place" -> "toms'"
         folded[-1] = (folded[-1][0] + _HOME_MARK, False)

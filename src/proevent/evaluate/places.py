@@ -131,6 +131,21 @@ def _vowel_slip(x: str, y: str) -> bool:
         long[i] in "aeiouyh" and long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
+def _slip(x: str, y: str) -> bool:
+    """Slips a writer makes in a word of 5 letters or more whatever its letters: two neighbours
+    swapped ("Farnce"), a doubled letter moved ("Colloseum" / "Colosseum"), "sch" written "sh"
+    ("Shiphol"); the first letter kept."""
+    if min(len(x), len(y)) < 5 or x[0] != y[0]:
+        return False
+    if len(x) == len(y):
+        diff = [i for i in range(len(x)) if x[i] != y[i]]
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]:
+            return True
+        undoubled = {x[:i] + x[i + 1:] for i in range(1, len(x)) if x[i] == x[i - 1]}
+        return any(y[:i] + y[i + 1:] in undoubled for i in range(1, len(y)) if y[i] == y[i - 1])
+    return "sch" in x + y and x.replace("sch", "sh") == y.replace("sch", "sh")
+
+
 @lru_cache(maxsize=65536)
 def word_match(x: str, y: str, pinned: bool = False) -> bool:
     """Equal, equal but for a trailing "s", or a typo apart (see the module
@@ -155,6 +170,8 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     if pinned and shortest >= 3 and (_doubling(x, y) or (shortest >= 5 and (x in _GENERIC) != (y in _GENERIC)
                                                          and _one_more(x, y))):
         return True  # the rest of the name holds: "Primrose Hil"; a kind's word mistyped: "Temple" / "Tempe"
+    if _slip(x, y):
+        return True
     if shortest < 5 or (shortest < 9 and x[1] != y[1]):
         return False  # the first two letters carry a short name ("Carlton" / "Charlton")
     limit = 2 if shortest >= 10 else 1
