@@ -1,4 +1,4 @@
-"""Typos in short or foreign words and spelling variants (fourth-set gaps): pairs written for the
+"""Typos in short or foreign words, spelling variants and initialisms (fourth-set gaps): pairs written for the
 test, not taken from any labelled set, with the near-names of other places that must stay apart."""
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ SAME = [
     # common misspellings and abbreviations of words
     ("Joe's Barbecue", "joes bbq"),
     ("Maria's apartment", "Marias appartment"),
+    # initials, then the initial of the last word or the last words themselves
+    ("National Institute of Design Ahmedabad", "NID-A"),
+    ("Indian Institute of Science Bangalore", "IIS Bangalore"),
+    ("University of Texas Austin", "UT Austin"),
 ]
 
 DIFFERENT = [
@@ -32,6 +36,9 @@ DIFFERENT = [
     ("Lucys apartment", "Lucy"),  # a home is not its owner
     ("Sheffield", "Schefield"),  # "sch" for "sh" and a letter less: two slips
     ("Joe's Barbecue", "Joe's Bar"),
+    ("Indian Institute of Technology Delhi", "IIT-B"),
+    ("University of Texas Austin", "UT Dallas"),
+    ("The Ritz", "Tate Hotel Ritz"),
 ]
 
 
