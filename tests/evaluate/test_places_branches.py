@@ -12,6 +12,10 @@ SAME = [
     ("Chatime, Taipei 101", "Chatime Taipei 101"),
     ("Din Tai Fung, Singapore", "Din Tai Fung"),
     ("Bangkok Hospital, Room 12", "Bangkok Hospital"),
+    # a chain's branch written in its head against the branch in a qualifier, a floor added ("2F")
+    ("Gong Cha Hongdae, Seoul", "Gong Cha, Hongdae"),
+    ("Starbucks, Canal Walk", "Starbucks Canal Walk 2F"),
+    ("Nando's Oxford Road", "Nando's, Oxford Road, Manchester"),
     # a modifier before a name without its kind at the end, or inside, stays the same place
     ("Cafe Tortoni", "Gran Cafe Tortoni"),
     ("Holyrood Palace", "Holyrood Royal Palace"),
@@ -24,6 +28,9 @@ DIFFERENT = [
     ("Gong Cha, Hongdae", "Gong Cha"),
     ("Paris Baguette, Gangnam Station", "Paris Baguette"),
     ("Watsons, Orchard Road", "Watsons"),
+    ("Starbucks Canal Walk", "Starbucks, Sea Point"),
+    ("Costa Coffee Euston", "Costa"),
+    ("Premier Inn, Leeds", "Premier Inn Hub"),  # a kind after the chain names a brand of it
     # branches of a hospital group named by a street, an area or a city
     ("Apollo Hospital, Jubilee Hills", "Apollo Hospital Navi Mumbai"),
     ("Bangkok Hospital, Soi Soonvijai", "Bangkok Hospital Pattaya"),

@@ -167,6 +167,7 @@ _ROOM_KINDS = frozenset({"meeting", "conference", "seminar", "lecture", "class",
 _BY_COMPASS = frozenset({"campus", "side", "end", "entrance", "exit", "stand", "block", "lot", "concourse", "lobby"})
 """Besides place kinds, words a compass point before them binds ("North Gate, South Campus")."""
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+_STOREY = re.compile(r"^\d{1,2}f$")
 _BIND = "_"
 """Joins a label to its number ("room_3") or a compass point to its word ("north_gate")."""
 _HOME_MARK = "'"
@@ -258,6 +259,10 @@ def _bind(words: list[str]) -> tuple[str, ...]:
             continue
         if ordinal and nxt in ("floor", "level"):
             out.append(f"{nxt}{_BIND}{ordinal.group(1)}")
+        elif _STOREY.match(w):  # "1F" is the first floor
+            out.append(f"floor{_BIND}{w[:-1]}")
+            i += 1
+            continue
         elif w in _COMPASS and (nxt in _PLACE_KINDS or nxt in _BY_COMPASS):
             out.append(f"{w}{_BIND}{nxt}")
         else:

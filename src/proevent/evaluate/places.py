@@ -440,6 +440,9 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     ca, cb = _city_apart(pa, pb), _city_apart(pb, pa)
     if ca is not pa or cb is not pb:
         readings.append((ca, cb))
+    na, nb = _branch_apart(pa) if len(pb.parts) > 1 else pa, _branch_apart(pb) if len(pa.parts) > 1 else pb
+    if na is not pa or nb is not pb:
+        readings.append((na, nb))
     for ra, rb in readings:
         if _decide(ra, rb, cues):
             return True
@@ -539,6 +542,23 @@ def _chain(head: tuple[str, ...]) -> bool:
     """The head names a chain (``data/chain_names.txt``): "Costa Coffee", "Pret A Manger"."""
     return any(len(head) >= len(c) and words_match(c, head[: len(c)]) for c in _chains()) or any(
         "chain" in _aliases().kinds(w) for w in head)
+
+
+def _branch_apart(parsed: Parsed) -> Parsed:
+    """A chain's branch written in its head read as a qualifier after it ("Java House Junction
+    Mall" is "Java House, Junction Mall"; a room or floor ending it apart again), for comparing with
+    a side that names its branch in qualifiers; ``parsed`` itself when its head is no chain's name
+    with more words."""
+    head = parsed.parts[0]
+    n = next((len(c) for c in _chains() if len(head) > len(c) and words_match(c, head[: len(c)])), 0)
+    if not n:
+        return parsed
+    branch = head[n:]
+    if all(w in _GENERIC for w in branch):
+        return parsed  # a kind after the chain's name names a brand of it ("Premier Inn Hub")
+    rooms = next((i for i in range(len(branch)) if all(_labelled(w) for w in branch[i:])), len(branch))
+    parts = tuple(p for p in (head[:n], branch[:rooms], branch[rooms:]) if p) + parsed.parts[1:]
+    return parsed._replace(parts=parts, free_order=True)
 
 
 def _branch(q: tuple[str, ...]) -> bool:
