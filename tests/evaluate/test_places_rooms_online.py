@@ -11,6 +11,9 @@ SAME = [
     # a room ending a head after its building's name is that building's room
     ("Consultation room 3, Sakura Clinic", "Sakura Clinic room 3"),
     ("Hartley Dental, Room 5", "Hartley Dental room 5"),
+    # a head that is the other side's room and building written together, in either order
+    ("Harbour Room, Hotel Miramar, level 3", "Hotel Miramar Harbour Room"),
+    ("Kingsway Building Lecture Theatre B", "Lecture Theatre B, Kingsway Building"),
     # labels in other languages before a number: sala, salle, Raum, aula, Halle, piso
     ("Sala 2, Museo del Prado", "Room 2, Prado Museum"),
     ("Salle 12, Hôtel de Ville", "Room 12, Hotel de Ville"),
@@ -30,6 +33,8 @@ DIFFERENT = [
     ("Consultation room 3, Sakura Clinic", "Sakura Clinic room 4"),
     ("Sakura Clinic room 3", "Room 3"),  # a room without its building
     ("Salle 5, Louvre", "Room 6, Louvre"),
+    ("Harbour Room, Hotel Miramar", "Hotel Miramar Garden Room"),
+    ("Kingsway Building Lecture Theatre B", "Lecture Theatre C, Kingsway Building"),
     ("Halle 7, Messe Frankfurt", "Messe Frankfurt, Halle 8"),
     ("Halle", "Hall"),  # the German city is no hall
     ("Sala", "Room"),

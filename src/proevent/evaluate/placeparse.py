@@ -339,6 +339,24 @@ def _city_apart(parsed: Parsed, other: Parsed) -> Parsed:
     return parsed
 
 
+def split_as(parsed: Parsed, other: Parsed) -> Parsed:
+    """A head that is two of ``other``'s parts written together, in either order, read as those
+    parts ("Makati Shangri-La Grand Ballroom" against "Grand Ballroom, Makati Shangri-La": the
+    ballroom of the hotel), written as ``other`` writes them; articles play no part. ``parsed`` itself
+    when it is not."""
+    def bare(words: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(w for w in words if w not in _STOP)
+
+    head, theirs = bare(parsed.parts[0]), [bare(p) for p in other.parts]
+    for i in range(1, len(head)):
+        front, back = head[:i], head[i:]
+        if front in theirs and back in theirs and front != back:
+            pair = tuple(other.parts[j] for j in sorted((theirs.index(front), theirs.index(back))))
+            return parsed._replace(parts=(*pair, *parsed.parts[1:]), flat=tuple(w for p in pair for w in p)
+                                   + tuple(w for p in parsed.parts[1:] for w in p), free_order=True)
+    return parsed
+
+
 def _venue_named(part: tuple[str, ...]) -> bool:
     """A qualifier naming a venue: a kind with a name that is no city ("Kirkgate Market"), not a
     street, an address or a room."""

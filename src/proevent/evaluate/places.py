@@ -101,6 +101,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     canonical_name,
     gazetteer_key,
     parse,
+    split_as,
 )
 
 
@@ -440,6 +441,9 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     ca, cb = _city_apart(pa, pb), _city_apart(pb, pa)
     if ca is not pa or cb is not pb:
         readings.append((ca, cb))
+    sa, sb = split_as(pa, pb), split_as(pb, pa)
+    if sa is not pa or sb is not pb:
+        readings.append((sa, sb))
     na, nb = _branch_apart(pa) if len(pb.parts) > 1 else pa, _branch_apart(pb) if len(pa.parts) > 1 else pb
     if na is not pa or nb is not pb:
         readings.append((na, nb))
