@@ -103,48 +103,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     parse,
     split_as,
 )
-
-
-def _transcribed(x: str, y: str) -> bool:
-    """One is the other with an umlaut written out ("Koeln" / "Köln", folded "koln"; 4 letters or more)."""
-    short, long = sorted((x, y), key=len)
-    return len(short) >= 4 and len(long) == len(short) + 1 and any(
-        long[i:i + 2] in ("ae", "oe", "ue") and long[:i + 1] + long[i + 2:] == short for i in range(len(long) - 1))
-
-
-def _doubling(x: str, y: str) -> bool:
-    """``y`` is ``x`` with one letter written twice, or the other way round ("Hil" / "Hill")."""
-    short, long = sorted((x, y), key=len)
-    return len(long) == len(short) + 1 and any(
-        long[i] == long[i - 1] and long[:i] + long[i + 1:] == short for i in range(1, len(long)))
-
-
-def _one_more(x: str, y: str) -> bool:
-    """``y`` is ``x`` with one letter more or less, not the first ("Shine" / "Shrine")."""
-    short, long = sorted((x, y), key=len)
-    return len(long) == len(short) + 1 and any(long[:i] + long[i + 1:] == short for i in range(1, len(long)))
-
-
-def _vowel_slip(x: str, y: str) -> bool:
-    """``y`` is ``x`` with one vowel or "h" more or less ("Staton" / "Station", "Vinchi" / "Vinci")."""
-    short, long = sorted((x, y), key=len)
-    return len(long) == len(short) + 1 and any(
-        long[i] in "aeiouyh" and long[:i] + long[i + 1:] == short for i in range(len(long)))
-
-
-def _slip(x: str, y: str) -> bool:
-    """Slips a writer makes in a word of 5 letters or more whatever its letters: two neighbours
-    swapped ("Farnce"), a doubled letter moved ("Colloseum" / "Colosseum"), "sch" written "sh"
-    ("Shiphol"); the first letter kept."""
-    if min(len(x), len(y)) < 5 or x[0] != y[0]:
-        return False
-    if len(x) == len(y):
-        diff = [i for i in range(len(x)) if x[i] != y[i]]
-        if len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]:
-            return True
-        undoubled = {x[:i] + x[i + 1:] for i in range(1, len(x)) if x[i] == x[i - 1]}
-        return any(y[:i] + y[i + 1:] in undoubled for i in range(1, len(y)) if y[i] == y[i - 1])
-    return "sch" in x + y and x.replace("sch", "sh") == y.replace("sch", "sh")
+from proevent.evaluate.placeslips import doubling, one_more, slip, transcribed, vowel_slip
 
 
 @lru_cache(maxsize=65536)
@@ -163,15 +122,15 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     if _BIND in x or _BIND in y:  # the label (or compass point) equal, its number or word matching
         (lx, _, rx), (ly, _, ry) = x.partition(_BIND), y.partition(_BIND)
         return _BIND in x and _BIND in y and lx == ly and word_match(rx, ry)
-    if x.rstrip("s") == y.rstrip("s") or _transcribed(x, y):
+    if x.rstrip("s") == y.rstrip("s") or transcribed(x, y):
         return True
     if not x or not y or x[0] != y[0] or any(c.isdigit() for c in x + y):
         return False
     shortest = min(len(x), len(y))
-    if pinned and shortest >= 3 and (_doubling(x, y) or (shortest >= 5 and (x in _GENERIC) != (y in _GENERIC)
-                                                         and _one_more(x, y))):
+    if pinned and shortest >= 3 and (doubling(x, y) or (shortest >= 5 and (x in _GENERIC) != (y in _GENERIC)
+                                                         and one_more(x, y))):
         return True  # the rest of the name holds: "Primrose Hil"; a kind's word mistyped: "Temple" / "Tempe"
-    if _slip(x, y):
+    if slip(x, y):
         return True
     if shortest < 5 or (shortest < 9 and x[1] != y[1]):
         return False  # the first two letters carry a short name ("Carlton" / "Charlton")
@@ -181,7 +140,7 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     swapped = len(x) == len(y) and sorted(x) == sorted(y)
     if not swapped and any(x.count(t) != y.count(t) for t in _TOPONYM_PARTS):
         return False
-    if len(x) != len(y) and shortest < 8 and not _doubling(x, y) and not _vowel_slip(x, y):
+    if len(x) != len(y) and shortest < 8 and not doubling(x, y) and not vowel_slip(x, y):
         return False  # a consonant more or less in a short name spells another ("Dalston" / "Dalton")
     # one letter put for another in a short word mostly spells another name (Merton / Morton,
     # Grandma / Grandpa); slips that drop, double or swap letters are typos at any length

@@ -1,0 +1,46 @@
+"""Slips of the pen the ``places`` judge reads as typos of one word (see :func:`proevent.evaluate.places.word_match`):
+letters written twice, one more or less, umlauts written out, neighbours swapped."""
+
+from __future__ import annotations
+
+
+def transcribed(x: str, y: str) -> bool:
+    """One is the other with an umlaut written out ("Koeln" / "Köln", folded "koln"; 4 letters or more)."""
+    short, long = sorted((x, y), key=len)
+    return len(short) >= 4 and len(long) == len(short) + 1 and any(
+        long[i:i + 2] in ("ae", "oe", "ue") and long[:i + 1] + long[i + 2:] == short for i in range(len(long) - 1))
+
+
+def doubling(x: str, y: str) -> bool:
+    """``y`` is ``x`` with one letter written twice, or the other way round ("Hil" / "Hill")."""
+    short, long = sorted((x, y), key=len)
+    return len(long) == len(short) + 1 and any(
+        long[i] == long[i - 1] and long[:i] + long[i + 1:] == short for i in range(1, len(long)))
+
+
+def one_more(x: str, y: str) -> bool:
+    """``y`` is ``x`` with one letter more or less, not the first ("Shine" / "Shrine")."""
+    short, long = sorted((x, y), key=len)
+    return len(long) == len(short) + 1 and any(long[:i] + long[i + 1:] == short for i in range(1, len(long)))
+
+
+def vowel_slip(x: str, y: str) -> bool:
+    """``y`` is ``x`` with one vowel or "h" more or less ("Staton" / "Station", "Vinchi" / "Vinci")."""
+    short, long = sorted((x, y), key=len)
+    return len(long) == len(short) + 1 and any(
+        long[i] in "aeiouyh" and long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def slip(x: str, y: str) -> bool:
+    """Slips a writer makes in a word of 5 letters or more whatever its letters: two neighbours
+    swapped ("Farnce"), a doubled letter moved ("Colloseum" / "Colosseum"), "sch" written "sh"
+    ("Shiphol"); the first letter kept."""
+    if min(len(x), len(y)) < 5 or x[0] != y[0]:
+        return False
+    if len(x) == len(y):
+        diff = [i for i in range(len(x)) if x[i] != y[i]]
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]:
+            return True
+        undoubled = {x[:i] + x[i + 1:] for i in range(1, len(x)) if x[i] == x[i - 1]}
+        return any(y[:i] + y[i + 1:] in undoubled for i in range(1, len(y)) if y[i] == y[i - 1])
+    return "sch" in x + y and x.replace("sch", "sh") == y.replace("sch", "sh")
