@@ -19,6 +19,9 @@ SAME = [
     # a modifier before a name without its kind at the end, or inside, stays the same place
     ("Cafe Tortoni", "Gran Cafe Tortoni"),
     ("Holyrood Palace", "Holyrood Royal Palace"),
+    # a kind of place after a name that names none (coworking spaces, clinics, bookshops)
+    ("Espacio Verde coworking, Carrera 7 #45-10", "Espacio Verde"),
+    ("Libreria Acqua Alta bookshop", "Libreria Acqua Alta"),
     # the alias table says which names with a modifier are one place
     ("Albert Hall", "Royal Albert Hall"),
 ]
@@ -35,6 +38,9 @@ DIFFERENT = [
     ("Apollo Hospital, Jubilee Hills", "Apollo Hospital Navi Mumbai"),
     ("Bangkok Hospital, Soi Soonvijai", "Bangkok Hospital Pattaya"),
     ("Fortis Hospital, Mulund", "Fortis Hospital"),
+    # two kinds of place of one name
+    ("Lotus Clinic", "Lotus Spa"),
+    ("Harbour Clinic", "Harbour Clinic Pharmacy"),
     # a new place named after an old one: a modifier before a name ending in its kind
     ("Egyptian Museum", "Grand Egyptian Museum"),
     ("Carlton Theatre", "New Carlton Theatre"),
