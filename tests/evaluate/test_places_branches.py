@@ -22,6 +22,9 @@ SAME = [
     # a kind of place after a name that names none (coworking spaces, clinics, bookshops)
     ("Espacio Verde coworking, Carrera 7 #45-10", "Espacio Verde"),
     ("Libreria Acqua Alta bookshop", "Libreria Acqua Alta"),
+    # a state against a city in it
+    ("Mount Sinai Hospital, New York", "Mount Sinai Hospital NYC"),
+    ("Trinity College Dublin", "Trinity College, Ireland"),
     # the alias table says which names with a modifier are one place
     ("Albert Hall", "Royal Albert Hall"),
 ]
@@ -38,6 +41,9 @@ DIFFERENT = [
     ("Apollo Hospital, Jubilee Hills", "Apollo Hospital Navi Mumbai"),
     ("Bangkok Hospital, Soi Soonvijai", "Bangkok Hospital Pattaya"),
     ("Fortis Hospital, Mulund", "Fortis Hospital"),
+    # a city on one side outside the state or country the other names: namesakes
+    ("Mount Sinai Hospital, New York", "Mount Sinai Hospital Toronto"),
+    ("Trinity College Dublin", "Trinity College, England"),
     # two kinds of place of one name
     ("Lotus Clinic", "Lotus Spa"),
     ("Harbour Clinic", "Harbour Clinic Pharmacy"),

@@ -48,7 +48,8 @@ _KIND_NAMES = {
     "university": "universidad universita universitat universite universidade", "hospital": "ospedale hopital",
     "airport": "aeropuerto aeroporto aeroport flughafen", "stadium": "estadio stade stadio stadion estadi",
     "beach": "playa plage praia spiaggia", "castle": "castillo chateau castello schloss",
-    "market": "mercado marche mercato", "chapel": "capilla chapelle cappella kapelle",
+    "market": "mercado marche mercato", "building": "edificio edifici batiment gebaude",
+    "chapel": "capilla chapelle cappella kapelle",
 }
 """A kind of place in other languages, read as the English word ("Museo Picasso" is "Picasso Museum")."""
 _FOLD.update({other: english for english, others in _KIND_NAMES.items() for other in others.split()})
@@ -116,7 +117,7 @@ _PRODUCT_WORDS = {"jitsi": "meet"}
 _GENERIC_ONLINE = frozenset({"online", "virtual", "video", "videocall", "remote", "web"})
 _ONLINE_FILLER = frozenset({
     "call", "meeting", "chat", "voice", "huddle", "link", "invite", "id", "microsoft", "ms", "google", "cisco",
-    "com", "us", "in", "on", "via", "conference", "channel", "server", "calendar", "app", "dial",
+    "com", "us", "in", "on", "via", "conference", "channel", "server", "calendar", "app", "dial", "vc",
 })
 _SPLIT = re.compile(r"\s*(?:[,;()\[\]]|\s-\s|\s–\s|\s(?:on|at|in)\s)\s*", re.IGNORECASE)
 _CALLE = re.compile(r"(?<!\w)c/\s*", re.IGNORECASE)
@@ -153,7 +154,8 @@ _LABELS = frozenset({
 })
 """Labels that bind the number or letter after them ("Hall 2 Room 3" is not "Hall 3 Room 2")."""
 _LABEL_FORMS = {"sala": "room", "salle": "room", "raum": "room", "aula": "room", "stanza": "room", "sal": "room",
-                "zaal": "hall", "halle": "hall", "saal": "hall", "piso": "floor", "etage": "floor", "planta": "floor",
+                "zaal": "hall", "halle": "hall", "horsaal": "hall", "saal": "hall",
+                "piso": "floor", "etage": "floor", "planta": "floor",
                 "andar": "floor", "stock": "floor", "puerta": "door", "porta": "gate", "bloque": "block",
                 "bloco": "block"}
 """A label in another language, read as the English one before a number or letter ("sala 2.14" is "Room 2.14",

@@ -480,12 +480,27 @@ def _named_cities(parsed: Parsed, other: Parsed) -> set[str]:
     return {c for c in found if not set(c.split()) <= set(other.flat)}
 
 
+def _named_regions(parsed: Parsed, other: Parsed) -> list[gazetteer.Where]:
+    """The states and countries a location's qualifiers name (no city of that name) and ``other`` does not."""
+    keys = [_key(q) for q in parsed.parts[1:] if not set(q) <= set(other.flat)]
+    return [w for k in keys if not gazetteer.town(k) and (w := gazetteer.region(k)) is not None]
+
+
+def _outside(cities: set[str], regions: list[gazetteer.Where]) -> bool:
+    """Some of ``regions`` named, and every city of ``cities`` (their best-known towns) outside them all."""
+    wheres = [gazetteer.city(c) for c in cities]
+    return bool(regions) and bool(wheres) and all(w is not None and not any(
+        r.country == w.country and r.state in ("", w.state) for r in regions) for w in wheres)
+
+
 def _cities_apart(pa: Parsed, pb: Parsed) -> bool:
     """Each side names a city the other does not, and every two of them (or of the big cities a
     district of that name lies in) are more than 50 km apart: namesakes of one kind in two cities
     ("Trinity College Dublin" / "Trinity College, Cambridge"; "Big Ben, Westminster" / "Big Ben,
     London" and "MIT, Cambridge" / "MIT, Boston" are one place)."""
     ca, cb = _named_cities(pa, pb), _named_cities(pb, pa)
+    if _outside(ca, _named_regions(pb, pa)) or _outside(cb, _named_regions(pa, pb)):
+        return True  # "Mount Sinai Hospital, New York" / "Mount Sinai Hospital Toronto"
     if not ca or not cb:
         return False
 
