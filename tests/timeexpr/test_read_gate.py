@@ -4,7 +4,7 @@ so gated and ungated reading are the same on every text."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -105,7 +105,7 @@ def _never(rx, text: str) -> None:
 @given(TEXTS, st.sampled_from([str.lower, str.upper, str.title, lambda s: s]))
 def test_a_pattern_skipped_by_its_set_test_cannot_match(text: str, case) -> None:
     """Each set test before a pattern (spans, usual hours) skips only patterns that cannot match."""
-    from proevent.timeexpr import clock, spans
+    from proevent.timeexpr import clock, days, spans
 
     t = fold(case(text))
     digits, words = spans._gates(t)
@@ -132,3 +132,15 @@ def test_a_pattern_skipped_by_its_set_test_cannot_match(text: str, case) -> None
     raw = case(text)
     if raw.isascii() and vocabulary_tokens(raw).isdisjoint(clock._ACTIVITY_FIRST):
         _never(clock._RE_ACTIVITY, raw)
+    if t.isascii() and vocabulary_tokens(t).isdisjoint(days._MONTH_RUNS):
+        _never(days._RE_MONTH_RANGE, t)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dates(min_value=date(2000, 1, 1), max_value=date(2098, 12, 31)), st.integers(1, 31), st.integers(0, 6))
+def test_the_next_weekday_ordinal_found_month_by_month_is_the_first_of_400_days(today: date, n: int, wd: int) -> None:
+    """``_next_on`` ("sun 21st") equals the day-by-day search it replaces."""
+    from proevent.timeexpr.days import _next_on
+
+    days_on = (today + timedelta(days=k) for k in range(400))
+    assert _next_on(today, n, wd) == next((d for d in days_on if d.day == n and d.weekday() == wd), None)

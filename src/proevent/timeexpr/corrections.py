@@ -74,8 +74,11 @@ def correct(text: str, mentions: list[M]) -> list[M]:
             continue
         corrects.add(j)
         retracted.update(k for k in earlier if k not in corrects)
-    return [replace(mm, retracted=i in retracted and i not in corrects, corrects=i in corrects)
-            for i, mm in enumerate(mentions)]
+    out = []
+    for i, mm in enumerate(mentions):
+        marks = (i in retracted and i not in corrects, i in corrects)
+        out.append(mm if (mm.retracted, mm.corrects) == marks else replace(mm, retracted=marks[0], corrects=marks[1]))
+    return out  # a mention whose marks stay is kept as it is (it is frozen: equal to its copy)
 
 
 def _starting_at(mentions: list[M], pos: int) -> int | None:

@@ -33,6 +33,8 @@ _WEEKEND_WORDS = frozenset(_V.weekend_words)
 _IN_UNITS = frozenset({"day", "days", "week", "weeks"})
 _WD = alternation([*_V.weekdays, *_V.weekday_abbreviations])
 _MONTH = alternation([*_V.months, *_V.month_abbreviations])
+_MONTH_RUNS = frozenset(run for w in [*_V.months, *_V.month_abbreviations] for run in re.findall("[a-z]+", w.lower()))
+"""The letter runs of the month words: a month range ("may 3-5") holds one of them (a set test before its pattern)."""
 _TO = r"\s*(?:-|–|—|->|\bto\b|\btill\b|\btil\b|\buntil\b|\bthru\b|\bthrough\b)\s*"
 _RE_MORE_DAYS = re.compile(rf"\b({alternation([*_V.more_relative_days, *_V.day_part_words])})\b", re.I)
 _RE_DAY_PART = re.compile(rf"\b({alternation(_V.day_part_words)})\b", re.I)
@@ -81,12 +83,27 @@ def _weekday_ordinals(text: str, today: date, days: list[DayMention]) -> list[Da
     out = list(days)
     for m in _RE_WD_ORDINAL.finditer(text):
         wd, n = _V.weekday_number(m.group(1)), int(m.group(2))
-        d = next((today + timedelta(days=k) for k in range(0, 400)
-                  if (today + timedelta(days=k)).day == n and (today + timedelta(days=k)).weekday() == wd), None)
+        d = _next_on(today, n, wd)
         if d is not None:
             out = [x for x in out if not (m.start() <= x.start and x.end <= m.end())]
             out.append(DayMention(m.start(), m.end(), frozenset({d}), d))
     return out
+
+
+def _next_on(today: date, n: int, wd: int) -> date | None:
+    """The first day of the 400 from ``today`` on that is an ``n``-th and a weekday ``wd`` (month by
+    month: only one day a month can be an ``n``-th)."""
+    last = today + timedelta(days=399)
+    year, month = today.year, today.month
+    while date(year, month, 1) <= last:
+        try:
+            d = date(year, month, n)
+        except ValueError:
+            d = None
+        if d is not None and today <= d <= last and d.weekday() == wd:
+            return d
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
 
 
 def _in_days(text: str, today: date, days: list[DayMention]) -> list[DayMention]:
@@ -149,7 +166,7 @@ def _ranges(text: str, today: date, words: frozenset[str], digits: bool) -> tupl
         span = (_V.weekday_number(m.group(3)) - first.weekday()) % 7 or 7
         near = weekday_date(m.group(2), today)  # "next sat to mon": loosely the coming one too
         add(m, first, first + timedelta(days=span), m.start(3), _days(near, near + timedelta(days=span)))
-    for m in _RE_MONTH_RANGE.finditer(text) if digits else ():
+    for m in _RE_MONTH_RANGE.finditer(text) if digits and (words & _MONTH_RUNS or not text.isascii()) else ():
         month = _V.month_number(m.group(1))
         firsts = sorted(d for d in month_day_dates(month, int(m.group(2)), today) if d >= today)
         if firsts:

@@ -147,6 +147,7 @@ def vocabulary() -> Vocabulary:
 
 
 _RE_DIGIT = re.compile(r"\d")
+_RE_LETTERS = re.compile(r"[a-z]+")
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
 
@@ -160,7 +161,7 @@ def fold(text: str) -> str:
 @lru_cache(maxsize=4096)
 def tokens(text: str) -> frozenset[str]:
     """The lower-case letter runs of ``text``: a cheap test of whether a pattern can match at all."""
-    return frozenset(re.findall(r"[a-z]+", text.lower()))
+    return frozenset(_RE_LETTERS.findall(text.lower()))
 
 
 def first_words(phrases: object) -> frozenset[str]:
