@@ -115,3 +115,43 @@ def test_fold_fast_path_is_the_elongation_rule(text: str) -> None:
 
     assert fold(text) == re.sub(r"([a-z])\1{2,}", r"\1", text.lower().replace("’", "'"), flags=re.I)
     assert fold("yesss") == "yes" and fold("Noooo!") == "no!" and fold("see you") == "see you"
+
+
+def _kinds_by_search(text: str) -> frozenset[str]:
+    cues = load_cues()
+    return frozenset(k for k, rx in cues.phrases.items() if rx.search(text))
+
+
+def _phrases_of(pattern: str) -> list[str]:
+    import re
+
+    body = pattern.removeprefix("(?<![\\w'])(?:").removesuffix(")(?![\\w'])")
+    return [re.sub(r"\\(.)", r"\1", w) for w in body.split("|")]
+
+
+_CUE_WORDS = sorted({w for rx in load_cues().phrases.values() for w in _phrases_of(rx.pattern)})
+
+
+@given(st.lists(st.one_of(st.sampled_from(_CUE_WORDS), st.text(alphabet="ab'’ -_é!?,.🙂\n", max_size=5),
+                          st.sampled_from(["can't", "sounds good", "i'm in", "no", "yes", "ok", "'s", "x"])),
+                max_size=8).map(" ".join))
+def test_kinds_after_the_first_token_test_are_the_kinds_a_search_finds(text: str) -> None:
+    """``Cues.kinds_in`` searches a kind's pattern only when a token of the text may open one of its
+    phrases: the kinds it finds are those a search of every pattern finds (on folded text)."""
+    from proevent.agents.rules.cues import fold
+
+    assert load_cues().kinds_in(fold(text)) == _kinds_by_search(fold(text))
+
+
+@pytest.mark.parametrize("folder", ["handwritten", "booking"])
+def test_kinds_of_the_written_messages_are_those_a_search_finds(folder: str) -> None:
+    import json
+    from pathlib import Path
+
+    from proevent.agents.rules.cues import fold
+
+    path = Path(__file__).resolve().parents[2] / "examples" / folder / "cases.jsonl"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        for step in json.loads(line)["steps"]:
+            for m in step["messages"]:
+                assert load_cues().kinds_in(fold(m["text"])) == _kinds_by_search(fold(m["text"])), m["text"]

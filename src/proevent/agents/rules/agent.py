@@ -463,7 +463,9 @@ class RulesAgent:
         others = set(chat.members) - {user}
         words, days, times, parts, today = link_keys(f)
         best: tuple[float, str, bool] | None = None
-        for s in work.live():
+        for s in work.slots.values() if words or days or times or parts else ():  # no key: no event is named
+            if s.deleted:
+                continue
             d, clock, slot_words = slot_reading(s.start, s.description, s.location)
             if d is not None and d < today:
                 continue

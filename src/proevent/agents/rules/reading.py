@@ -136,7 +136,8 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
         part = folded[pos:end]
         if part.strip():
             # a clause holds a phrase only if the whole message does: only those kinds are tried
-            has = {k for k in clause_kinds if cues.has(k, _RE_AFTER_MY.sub("after the", part))}
+            said = _RE_AFTER_MY.sub("after the", part) if clause_kinds else part
+            has = {k for k in clause_kinds if cues.has(k, said)}
             reason = bool({"reason", "decline"} & has) and not ({"change", "ask", "agree"} & has)
             clauses.append((pos, end, reason))
         if m is not None:
@@ -248,6 +249,8 @@ _RE_INSTEAD = re.compile(r"([^,.;!?\n\0]{2,40}?)\s+instead\b", re.I)
 
 def _place_instead(f: Features, cues: Cues) -> str | None:
     """A name before "instead" that opens its clause ("dishoom's closed. flat iron instead?")."""
+    if "instead" not in f.folded and f.folded.isascii():
+        return None  # the pattern needs the word (a non-ASCII text may spell it with letters "i" matches)
     for m in _RE_INSTEAD.finditer(f.masked):
         start = m.start(1) + len(m.group(1)) - len(m.group(1).lstrip())
         opens = {a + len(f.folded[a:b]) - len(f.folded[a:b].lstrip()) for a, b, _ in f.clauses}
@@ -420,6 +423,7 @@ def _no_event_at(folded: str, reading: Reading, cues: Cues) -> list[int]:
     return [m.start(1) for m in _RE_NO_EVENT.finditer(folded) if m.end() in starts and activity_of(m.group(1), cues)]
 
 
+@lru_cache(maxsize=MEMO)
 def _no_event(f: Features, cues: Cues) -> bool:
     return bool(_no_event_at(f.folded, f.reading, cues))
 
