@@ -16,6 +16,9 @@ SAME = [
     ("Gong Cha Hongdae, Seoul", "Gong Cha, Hongdae"),
     ("Starbucks, Canal Walk", "Starbucks Canal Walk 2F"),
     ("Nando's Oxford Road", "Nando's, Oxford Road, Manchester"),
+    # a chain's branch picked on both sides alike, an address added to one
+    ("WeWork Moorgate", "WeWork, 1 Fore St, Moorgate"),
+    ("Starbucks, Soho", "Starbucks, Soho, 12 Old Compton St"),
     # a modifier before a name without its kind at the end, or inside, stays the same place
     ("Cafe Tortoni", "Gran Cafe Tortoni"),
     ("Holyrood Palace", "Holyrood Royal Palace"),
@@ -36,6 +39,8 @@ DIFFERENT = [
     ("Watsons, Orchard Road", "Watsons"),
     ("Starbucks Canal Walk", "Starbucks, Sea Point"),
     ("Costa Coffee Euston", "Costa"),
+    ("Starbucks, Soho", "Starbucks, Covent Garden, 12 Long Acre"),
+    ("Costa, Manchester Road", "Costa, Manchester, 3 Deansgate"),
     ("Premier Inn, Leeds", "Premier Inn Hub"),  # a kind after the chain names a brand of it
     # branches of a hospital group named by a street, an area or a city
     ("Apollo Hospital, Jubilee Hills", "Apollo Hospital Navi Mumbai"),

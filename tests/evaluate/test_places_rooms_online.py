@@ -20,6 +20,9 @@ SAME = [
     ("Raum 3.07, Hauptgebäude", "Room 3.07, Hauptgebaude"),
     ("Meeting room 3, Acme HQ", "Acme HQ, sala de reuniones 3"),
     ("Halle 4, Koelnmesse", "Koelnmesse, Hall 4, Entrance East"),
+    ("Aula 3, Edificio Central", "Room 3, Central Building"),
+    ("Bahnhof Friedrichstraße", "Friedrichstrasse station"),
+    ("Discord", "discord vc"),
     # a meeting's web address is its platform; its path and subdomain say nothing more
     ("Jitsi Meet", "meet.jit.si/team-sync"),
     ("Zoom call", "https://us02web.zoom.us/j/88123456"),

@@ -35,8 +35,8 @@ _FOLD = {
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "rue": "street", "calle": "street",
     "carrer": "street", "rua": "street", "mont": "mount", "conf": "conference", "chem": "chemistry",
     "phys": "physics", "eng": "engineering", "deli": "delicatessen", "gran": "grand", "grande": "grand",
-    "mus": "museum", "nat": "national", "cntr": "centre", "bbq": "barbecue", "barbeque": "barbecue",
-    "appartment": "apartment", "appartement": "apartment", "apt.": "apartment",
+    "bahnhof": "station", "mus": "museum", "nat": "national", "cntr": "centre", "bbq": "barbecue",
+    "barbeque": "barbecue", "appartment": "apartment", "appartement": "apartment",
 }
 """Abbreviations to one written-out form ("St" is both Street and Saint, "Dr" both Drive and Doctor:
 one word stands for both, as a reader takes whichever fits)."""

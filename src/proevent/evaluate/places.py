@@ -451,7 +451,8 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
         del more[hit]
     if gazetteer.is_place_name(_key(ha)) and any(_venue_named(q) for q in more):
         return False  # a city against a venue in it ("Leeds" / "Leeds, Kirkgate Market")
-    return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more)) \
+    return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more)
+                                           and not any(_branch(q) for q in fewer)) \
         and not _cities_apart(pa, pb)
 
 
