@@ -470,8 +470,8 @@ class RulesAgent:
             if d is not None and d < today:
                 continue
             hit = 3 * min(2, len(words & slot_words)) if words else 0
-            when = 2 * (d in days) + (clock in times) + any(a <= clock[0] < b for a, b in parts if clock) if (
-                days or times or parts) else 0
+            when = 2 * (d in days) + (clock in times) + (1 if parts and clock and any(
+                a <= clock[0] < b for a, b in parts) else 0) if (days or times or parts) else 0
             if not hit and not when:
                 continue
             overlap = not others.isdisjoint(s.participants)
