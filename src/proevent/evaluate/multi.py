@@ -96,6 +96,7 @@ def replay_case(
     last_gold: Sequence[Event] | None = None
     last_pred: Sequence[Event] | None = None
     pairs: list[tuple[str, str]] = []
+    event_ok: dict[str, bool] = {}
 
     for step in case.steps:
         ops = [op for op in preds.get(step.t, ()) if not is_cosmetic(op)]
@@ -104,25 +105,27 @@ def replay_case(
         gold_events = step.gold_timetable
         pred_events = own.events
         if _same_objects(gold_events, last_gold) and _same_objects(pred_events, last_pred):
-            pairs = list(pairs)  # nothing changed on either side: M_t = M_{t-1} (see _same_objects)
+            # nothing changed on either side: M_t = M_{t-1} (see _same_objects), and so is every
+            # event's state (its failures are already recorded)
+            pairs, event_ok = list(pairs), dict(event_ok)
         else:
             pairs = _match_events(gold_events, pred_events, comparator, partner, match_key)
+            partner = {g: p for g, p in pairs}
+            pred_to_gold = {p: g for g, p in pairs}
+            present = {ev.id for ev in gold_events}
+            event_ok = {}
+            for gid in present:
+                event_ok[gid] = gid in partner
+                if gid in partner:
+                    matched_partner[gid] = partner[gid]
+            for gid in seen_gold - present:  # deleted at or before t
+                last = matched_partner.get(gid)
+                event_ok[gid] = last is not None and (last not in own or pred_to_gold.get(last, gid) != gid)
+            seen_gold |= present
+            for gid, ok in event_ok.items():
+                if not ok and gid not in failed:
+                    failed[gid] = step.t
         last_gold, last_pred = gold_events, pred_events
-        partner = {g: p for g, p in pairs}
-        pred_to_gold = {p: g for g, p in pairs}
-        present = {ev.id for ev in gold_events}
-        event_ok: dict[str, bool] = {}
-        for gid in present:
-            event_ok[gid] = gid in partner
-            if gid in partner:
-                matched_partner[gid] = partner[gid]
-        for gid in seen_gold - present:  # deleted at or before t
-            last = matched_partner.get(gid)
-            event_ok[gid] = last is not None and (last not in own or pred_to_gold.get(last, gid) != gid)
-        seen_gold |= present
-        for gid, ok in event_ok.items():
-            if not ok and gid not in failed:
-                failed[gid] = step.t
         step_ok = len(pairs) == len(gold_events) == len(pred_events)
         table_ok = table_ok and step_ok
         traces.append(
@@ -163,14 +166,14 @@ def _match_keys(comparator: Comparator) -> Callable[[Event], tuple[Any, ...]]:
     participants), remembered per event object for one case: its events stay the same objects
     from step to step (the gold's are shared, the agent's carried over), so each is read once."""
     people = comparator.people
-    known: dict[int, tuple[Event, tuple[Any, ...]]] = {}
+    known: dict[int, tuple[Any, ...]] = {}
+    held: list[Event] = []  # every event keyed stays alive meanwhile, so no id is reused
 
     def key(ev: Event) -> tuple[Any, ...]:
-        hit = known.get(id(ev))
-        if hit is not None and hit[0] is ev:
-            return hit[1]
-        value = (ev.start, ev.end, people.canonical_set(ev.participants))
-        known[id(ev)] = (ev, value)  # the event is held, so its id is not reused meanwhile
+        value = known.get(id(ev))
+        if value is None:
+            value = known[id(ev)] = (ev.start, ev.end, people.canonical_set(ev.participants))
+            held.append(ev)
         return value
 
     return key
