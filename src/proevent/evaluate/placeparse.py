@@ -49,7 +49,8 @@ _KIND_NAMES = {
     "airport": "aeropuerto aeroporto aeroport flughafen", "stadium": "estadio stade stadio stadion estadi",
     "beach": "playa plage praia spiaggia", "castle": "castillo chateau castello schloss",
     "market": "mercado marche mercato", "building": "edificio edifici batiment gebaude",
-    "chapel": "capilla chapelle cappella kapelle",
+    "chapel": "capilla chapelle cappella kapelle", "mosque": "masjid mezquita mosquee moschee moskee camii cami",
+    "basilica": "basilique basilika basiliek", "temple": "templo tempio tempel",
 }
 """A kind of place in other languages, read as the English word ("Museo Picasso" is "Picasso Museum")."""
 _FOLD.update({other: english for english, others in _KIND_NAMES.items() for other in others.split()})
