@@ -101,6 +101,20 @@ SAME = [
     ("National Institute of Design Ahmedabad", "NID-A"),
     ("Indian Institute of Science Bangalore", "IIS Bangalore"),
     ("University of Texas Austin", "UT Austin"),
+    # fifth-set rules (hand-written pairs): a kind word in another language, in either order
+    ("Mezquita Azul", "Azul Mosque"),
+    ("Moschee Ehrenfeld", "Ehrenfeld mosque"),
+    ("Templo Mayor", "Mayor Temple"),
+    ("Basilique Notre-Dame de Fourvière", "Notre-Dame de Fourvière basilica"),
+    ("Klinik Dr. Weber", "Dr Weber clinic"),
+    ("Oslo S", "Oslo Central Station"),  # station short forms
+    ("Warszawa Centralna", "Warsaw Central station"),
+    ("Howrah Junction", "HWH station"),
+    ("my sister's flat", "sister's flat"),  # "my" before a possessive goes
+    ("Trattoria Gigi Bologna via Santo Stefano", "Trattoria Gigi Bologna"),  # a street after the name
+    ("Biblioteca Central, U. de Buenos Aires", "Biblioteca Central, Universidad de Buenos Aires"),
+    ("Room 3.12 (Lovelace), Level 3", "Lovelace room"),  # a bracketed name is the room's other name
+    ("Sala 2 (Picasso)", "Picasso room"),
 ]
 
 DIFFERENT = [
@@ -185,6 +199,18 @@ DIFFERENT = [
     ("Indian Institute of Technology Delhi", "IIT-B"),
     ("University of Texas Austin", "UT Dallas"),
     ("The Ritz", "Tate Hotel Ritz"),
+    ("the clinic", "Klinik Hirslanden"),  # an unresolved reference is no named place
+    ("the mosque", "Masjid Jamek"),
+    ("Masjid Sultan", "Sultan Ahmed Mosque"),
+    ("Templo Mayor", "Templo de Debod"),
+    ("Oslo S", "Stockholm C"),
+    ("Copenhagen Central Station", "Copenhagen"),
+    ("my sister's flat", "my brother's flat"),
+    ("Hotel Via Roma", "Hotel Roma"),  # one word before "via" is no name with a street after it
+    ("Trattoria Gigi via Santo Stefano", "Trattoria Gigi, Via Zamboni"),
+    ("Room 3.12 (Lovelace), Level 3", "Babbage room"),
+    ("Room 3.12 (Lovelace)", "Room 3.14"),
+    ("U. de Chile", "U. de Buenos Aires"),
 ]
 
 

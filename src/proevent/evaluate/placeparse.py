@@ -49,7 +49,8 @@ _KIND_NAMES = {
     "airport": "aeropuerto aeroporto aeroport flughafen", "stadium": "estadio stade stadio stadion estadi",
     "beach": "playa plage praia spiaggia", "castle": "castillo chateau castello schloss",
     "market": "mercado marche mercato", "building": "edificio edifici batiment gebaude",
-    "chapel": "capilla chapelle cappella kapelle", "mosque": "masjid mezquita mosquee moschee moskee camii cami",
+    "chapel": "capilla chapelle cappella kapelle", "clinic": "clinica klinik clinique kliniek",
+    "mosque": "masjid mezquita mosquee moschee moskee camii cami",
     "basilica": "basilique basilika basiliek", "temple": "templo tempio tempel",
 }
 """A kind of place in other languages, read as the English word ("Museo Picasso" is "Picasso Museum")."""
@@ -123,6 +124,13 @@ _ONLINE_FILLER = frozenset({
 _SPLIT = re.compile(r"\s*(?:[,;()\[\]]|\s-\s|\s–\s|\s(?:on|at|in)\s)\s*", re.IGNORECASE)
 _CALLE = re.compile(r"(?<!\w)c/\s*", re.IGNORECASE)
 """Spanish "C/ Mayor" is "Calle Mayor"."""
+_UNI = re.compile(r"(?<!\w)u\.?(?=\s+(?:de|of|do|da|di)\s)", re.IGNORECASE)
+""""U. de Chile", "u of Toronto": a university."""
+_STREET_NEXT = re.compile(r"\s(?=(?:rue|calle|carrer|rua|via|viale|corso|avenida|avda)\s)", re.IGNORECASE)
+"""A street written after a name in one part ("café kosmos rue de la roquette")."""
+_NAMED_ROOM = re.compile(r"(?<!\w)(?:room|rm|sala|salle|raum)\s+[\w.-]*\d[\w.-]*\s*\(\s*([^()\d]+?)\s*\)",
+                         re.IGNORECASE)
+"""A room's number with its name in brackets ("Room 1.04 (Turing)"): the name is its other name."""
 _LECTURE_THEATRE = re.compile(r"(?<!\w)lt\s?(?=\d)", re.IGNORECASE)
 """"LT1" is "Lecture Theatre 1"."""
 _STR_ABBREV = re.compile(r"(?<=\w)str\.(?=\s|$)", re.IGNORECASE)
@@ -193,7 +201,7 @@ class Parsed(NamedTuple):
 
 def _words(part: str) -> tuple[tuple[str, ...], bool]:
     """Canonical words of one part of a location (raw text), and whether its order is free."""
-    part = _LECTURE_THEATRE.sub("lecture theatre ", _CALLE.sub("calle ", part))
+    part = _UNI.sub("universidad", _LECTURE_THEATRE.sub("lecture theatre ", _CALLE.sub("calle ", part)))
     raw = _STR_ABBREV.sub("strasse", part).split()  # "Hauptstr." is "Hauptstraße"
     poss = [bool(_POSSESSIVE.search(w)) for w in raw]
     words: list[str] = []
@@ -224,7 +232,7 @@ def _words(part: str) -> tuple[tuple[str, ...], bool]:
         folded[-1] = (folded[-1][0] + _HOME_MARK, False)
     if len(folded) == 2 and folded[0][0] in {"my", "at"} and folded[1][0] in _HOME:
         folded = [("home", False)]
-    elif len(folded) == 2 and folded[0][0] == "at":
+    elif len(folded) == 2 and folded[0][0] in {"my", "at"}:  # "my mum's house" is "mum's house"
         folded = folded[1:]
     return _bind([w for w, _ in folded]), free
 
@@ -386,6 +394,19 @@ def _rearranged(parsed: Parsed) -> Parsed:
     return parsed._replace(parts=tuple(out))
 
 
+def _street_apart(part: str) -> list[str]:
+    """A part split before a street that follows a name of two words or more ("café kosmos rue de la
+    roquette" is "café kosmos, rue de la roquette"; "Hotel Via Roma" stays whole)."""
+    cut = next((m.start() for m in _STREET_NEXT.finditer(part) if len(part[:m.start()].split()) >= 2), None)
+    return [part] if cut is None else [part[:cut], part[cut + 1:]]
+
+
+def room_named(location: str) -> str:
+    """``location`` with a bracketed room name read as the room ("Room 1.04 (Turing), Level 1" is
+    "Turing room, Level 1"); ``location`` itself when it has none."""
+    return _NAMED_ROOM.sub(lambda m: f"{m.group(1)} room", location)
+
+
 def _platform_of(url: re.Match[str]) -> str:
     """The platform a web address is on, its subdomains aside ("us02web.zoom.us/j/1" is Zoom); the
     address itself when it is none of :data:`_DOMAINS`."""
@@ -398,7 +419,7 @@ def _platform_of(url: re.Match[str]) -> str:
 def parse(location: str) -> Parsed:
     """The head and qualifiers of a location, each as canonical words (empty parts left out)."""
     location = _URL.sub(_platform_of, location)
-    raw_parts = _SPLIT.split(_unmarked(location).strip())  # "ín" splits as "in" does
+    raw_parts = [q for p in _SPLIT.split(_unmarked(location).strip()) for q in _street_apart(p)]  # "ín" as "in"
     read = [_words(p) for p in raw_parts]
     parts = _units([_aliases().fold(w) for w, _ in read if w])
     norm = normalize_location(location).translate(_TRANSLIT)

@@ -3,24 +3,21 @@ same spot, decided offline by general rules on the written forms, a small gazett
 (``gazetteer.py``) and a hand-written table of known places (``aliases.py``), measured on the
 labelled pairs (``placeset.py``).
 
-Known places come first (see :func:`same_place` and :mod:`proevent.evaluate.aliases`): the names of
-a place of the table become one token, two heads that both name known places are decided as known
-places (different when they share none; "Big Ben" is not "Big Ben pub"), a known place beside a
-city or region elsewhere is a namesake, and the rules below decide the rest, read with and without
-the tokens. The event's description may point at a place (cues: "the Met" on an art day) or say
-that a possessive is a business ("Sophie's" at the bar is not "Sophie's flat").
+Known places come first (see :func:`same_place` and :mod:`proevent.evaluate.aliases`): the names of a place of the
+table become one token, two heads that both name known places are decided as known places (different when they share
+none; "Big Ben" is not "Big Ben pub"), a known place beside a city or region elsewhere is a namesake, and the rules
+below decide the rest, read with and without the tokens. The event's description may point at a place (cues: "the Met"
+on an art day) or say that a possessive is a business ("Sophie's" at the bar is not "Sophie's flat").
 
-A location is read as a head (the place) and qualifiers (city, street, address, room): the parts
-after a comma, a parenthesis, " - ", or the words " on ", " at ", " in ". Words are canonical:
-the metrics spec's normalisation, articles and "of/and" dropped, street types and common
-abbreviations folded ("St"/"Street"/"Saint", "Rd"/"Road", "Str."/"straße", "pl."/"Plac"/"Platz",
-"5th"/"fifth", "Forty-Second"/"42nd"), and a home word after a possessive dropped ("Tom's place" is
-"Tom's", whose "s" then must stay: not "Tom", a person). Words bind within a part: a label (Room,
-Hall, Level, Bay, Gate, Terminal, Platform, Floor, Seat, ...) its numbers or letter ("Hall 2 Room 3"
-is not "Hall 3 Room 2"; "2nd floor" is "Floor 2"), a compass point the place word after it ("North
-Gate, South Campus" is not "South Gate, North Campus"), and a named room is one word whatever its
-kind and order ("Meeting room Fjord" = "Fjord room"; "Room S12" = "S12"). Two locations are the
-same when
+A location is read as a head (the place) and qualifiers (city, street, address, room): the parts after a comma, a
+parenthesis, " - ", or the words " on ", " at ", " in ". Words are canonical: the metrics spec's normalisation,
+articles and "of/and" dropped, street types and common abbreviations folded ("St"/"Street"/"Saint", "Rd"/"Road",
+"Str."/"straße", "pl."/"Plac"/"Platz", "5th"/"fifth", "Forty-Second"/"42nd"), and a home word after a possessive
+dropped ("Tom's place" is "Tom's", whose "s" then must stay: not "Tom", a person). Words bind within a part: a label
+(Room, Hall, Level, Bay, Gate, Terminal, Platform, Floor, Seat, ...) its numbers or letter ("Hall 2 Room 3" is not
+"Hall 3 Room 2"; "2nd floor" is "Floor 2"), a compass point the place word after it ("North Gate, South Campus" is not
+"South Gate, North Campus"), and a named room is one word whatever its kind and order ("Meeting room Fjord" = "Fjord
+room"; "Room S12" = "S12"). Two locations are the same when
 
 1. their words are the same bag; the order is free when either side has a qualifier, an "of" or
    article inside, a possessive or a number, or a word other than place kinds and modifiers
@@ -101,6 +98,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     canonical_name,
     gazetteer_key,
     parse,
+    room_named,
     split_as,
 )
 from proevent.evaluate.placeslips import doubling, one_more, slip, transcribed, vowel_slip
@@ -384,17 +382,18 @@ def hits(description: str) -> frozenset[str]:
 
 
 def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
-    """The ``places`` rule on two location strings (symmetric; see the module docstring); ``cues``
-    are the known places the event's description points at (:func:`hits`). Known places decide
-    when both heads name some: the same when they share one ("JFK" / "John F. Kennedy International
-    Airport"), different when they share none ("Louvre" / "Louvre-Lens"); the written forms decide
-    the rest, read with and without the known places' tokens. A word that is a typo of the other
-    side's is then read as the other side writes it, and the rule asked again; then the parts in
-    their other readings (:func:`_rearranged`, :func:`_city_apart`)."""
+    """The ``places`` rule on two location strings (symmetric; see the module docstring); ``cues`` are the known
+    places the event's description points at (:func:`hits`). Known places decide when both heads name some: the
+    same when they share one ("JFK" / "John F. Kennedy International Airport"), different when they share none
+    ("Louvre" / "Louvre-Lens"); the written forms decide the rest, read with and without the known places' tokens.
+    A typo of the other side's word is read as the other side writes it, and the rule asked again; then the parts
+    in their other readings (:func:`_rearranged`, :func:`_city_apart`, :func:`room_named`)."""
     pa, pb = parse(a), parse(b)
     xa, xb = _rearranged(pa), _rearranged(pb)  # the parts in their other reading
     rooms = all(any(_labelled(w) for w in p.flat) for p in (xa, xb))  # a room on one side only is not moved
     readings = [(pa, pb)]
+    if room_named(a) != a or room_named(b) != b:  # "Room 1.04 (Turing)" is the Turing room
+        readings.append((parse(room_named(a)), parse(room_named(b))))
     if (xa is not pa or xb is not pb) and (rooms or not any(_labelled(w) for w in xa.flat + xb.flat)):
         readings.append((xa, xb))
     ca, cb = _city_apart(pa, pb), _city_apart(pb, pa)
