@@ -327,3 +327,14 @@ def test_the_fifth_fresh_set_keeps_its_figures() -> None:
     assert len(pairs) == 200 and sum(p.same for p in pairs) == 110
     score = score_judge(get_judge("places"), pairs)
     assert score.precision >= 0.98 and score.recall >= 0.87
+
+
+def test_the_sixth_fresh_set_keeps_its_figures() -> None:
+    """The fifth independent annotator's 200 pairs, measured once unseen (97.8 / 83.5): a guard
+    that later rules do not fall below what was measured there."""
+    from proevent.evaluate.placeset import data_path, load_pairs, score_judge
+
+    pairs = load_pairs(data_path("location_pairs.fresh6.jsonl"))
+    assert len(pairs) == 200 and sum(p.same for p in pairs) == 109
+    score = score_judge(get_judge("places"), pairs)
+    assert score.precision >= 0.97 and score.recall >= 0.83
