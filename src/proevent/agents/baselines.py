@@ -12,6 +12,7 @@ class NullAgent:
     """Never acts: every prediction is empty."""
 
     name = "null"
+    reads_chats = False
 
     def __init__(self, **_options: Any) -> None:
         pass
@@ -32,6 +33,7 @@ class OracleAgent:
     """
 
     name = "oracle"
+    reads_chats = False  # it reads the gold of the step it is asked about
 
     def __init__(self, dataset: Any, **_options: Any) -> None:
         self._dataset = dataset

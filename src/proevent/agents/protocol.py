@@ -82,6 +82,8 @@ class Agent(Protocol):
     """An agent: ``await agent.act(observation) -> Action``. ``describe()`` goes into ``run.json``."""
 
     name: str
+    # An agent may set ``reads_chats = False`` (the oracle, null): it is then given observations
+    # without their chats (``chats == []``), which it does not read, and the run skips gathering them.
 
     async def act(self, obs: Observation) -> Action: ...
 
@@ -110,15 +112,20 @@ def build_observation(
     mode: str,
     repeat: int = 0,
     context_messages: int = DEFAULT_CONTEXT_MESSAGES,
+    with_chats: bool = True,
 ) -> Observation:
     """The observation of step ``t`` of ``case`` given the timetable the agent holds.
 
     Chats appear in the order of their first new message; each carries the last
     ``context_messages`` messages it received before this step (all earlier steps count).
+    ``with_chats=False`` leaves them out (for an agent that reads none: ``reads_chats = False``).
     """
     step = case.steps[t - 1]
     if step.t != t:
         raise ValueError(f"case {case.case_id}: steps are not numbered 1..n (index {t - 1} holds t={step.t})")
+    if not with_chats:
+        return Observation(case_id=case.case_id, t=t, mode=mode, repeat=repeat, user=case.user, now=step.end,
+                           window_start=step.start, timetable=timetable, chats=[])
     chats = {c.chat_id: c for c in case.chats}
     new: dict[str, list[Message]] = {}
     for m in step.messages:

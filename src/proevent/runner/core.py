@@ -70,7 +70,8 @@ async def answer(
     agent: Agent, case: Case, t: int, timetable: Timetable, *, mode: str, repeat: int, context_messages: int
 ) -> PredictionLine:
     """Ask the agent about step ``t`` given ``timetable``; an exception becomes an errored line."""
-    obs = build_observation(case, t, timetable, mode=mode, repeat=repeat, context_messages=context_messages)
+    obs = build_observation(case, t, timetable, mode=mode, repeat=repeat, context_messages=context_messages,
+                            with_chats=getattr(agent, "reads_chats", True))
     start = time.perf_counter()
     try:
         action = await agent.act(obs)
