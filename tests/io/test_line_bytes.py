@@ -48,3 +48,17 @@ def test_exponent_floats_tuples_and_extras_take_the_general_path() -> None:
         b'{"case_id":"c","mode":"multi","t":2,"repeat":0,"ops":[[1,2]],"error":null,"raw":null,"usage":null,'
         b'"latency_s":null,"skipped":"no new messages"}\n'
     )
+
+
+def test_other_models_through_the_writer_take_the_general_path() -> None:
+    """The writer also appends models that are not prediction lines (the annotation tool's gold
+    lines, the human mode's drafts): they have no ``usage`` and are dumped as they are."""
+    from pydantic import BaseModel
+
+    class Draft(BaseModel):
+        case_id: str
+        t: int
+        ops: list[dict]
+
+    draft = Draft(case_id="c1", t=2, ops=[{"op": "delete", "id": "e3"}])
+    assert line_bytes(draft) == b'{"case_id":"c1","t":2,"ops":[{"op":"delete","id":"e3"}]}\n'

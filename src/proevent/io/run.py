@@ -161,12 +161,13 @@ def _plain_json(value: Any) -> bool:
     return False
 
 
-def line_bytes(line: PredictionLine) -> bytes:
+def line_bytes(line: BaseModel) -> bytes:
     """The bytes of one line of ``predictions.jsonl``: :func:`~proevent.io.jsonl.dumps_line` of its
     JSON dump. A line without usage or extra field whose values are plain JSON (an offline agent's)
     is encoded from its fields directly by msgspec, to the same bytes (field order, compact
-    separators, UTF-8 kept, the same string escapes)."""
-    if not line.__pydantic_extra__ and line.usage is None:
+    separators, UTF-8 kept, the same string escapes). Other models written through the writer (the
+    annotation tool's gold lines, the human mode's drafts) take the general path."""
+    if type(line) is PredictionLine and not line.__pydantic_extra__ and line.usage is None:
         fields = line.__dict__
         if all(_plain_json(v) for v in fields.values()):
             try:
