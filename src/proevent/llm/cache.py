@@ -98,15 +98,26 @@ class ResponseCache:
                                        check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             raise _unusable(self.path, exc) from None
-        try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
-            self._db.execute("SELECT key, body FROM responses LIMIT 1").fetchall()
-        except sqlite3.Error as exc:
-            self._db.close()
-            raise _unusable(self.path, exc) from None
+        deadline = time.monotonic() + busy_timeout_s
+        while True:
+            try:
+                self._prepare()
+                break
+            except sqlite3.Error as exc:
+                # Switching a new file to WAL takes an exclusive lock without waiting on the busy
+                # timeout: two runs that open one new file at the same moment see "locked" here.
+                if _locked(exc) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                    continue
+                self._db.close()
+                raise _unusable(self.path, exc) from None
         self._executor: ThreadPoolExecutor | None = None
+
+    def _prepare(self) -> None:
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+        self._db.execute("SELECT key, body FROM responses LIMIT 1").fetchall()
 
     # -- synchronous ---------------------------------------------------------------------------
     def get(self, key: str) -> str | None:
