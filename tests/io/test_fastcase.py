@@ -171,3 +171,24 @@ def test_leap_days_follow_the_gregorian_rule() -> None:
     for year in (4, 400, 1600, 2000, 2024, 1900, 2100, 2023, 1):
         leap = date(year, 3, 1).toordinal() - date(year, 2, 28).toordinal() == 2
         assert bool(re.match(TIME_PATTERN, f"{year:04d}-02-29T00:00")) == leap
+
+
+@pytest.mark.parametrize(("struct", "model", "tag"), [
+    ("_Case", "Case", None), ("_Chat", "Chat", None), ("_Step", "Step", None), ("_Message", "Message", None),
+    ("_Event", "Event", None), ("_EventData", "EventData", None),
+    ("_Insert", "InsertOp", "op"), ("_Update", "UpdateOp", "op"), ("_Delete", "DeleteOp", "op"),
+    ("_Line", "PredictionLine", None),
+])
+def test_the_fast_structs_name_the_models_fields_in_their_order(struct: str, model: str, tag: str | None) -> None:
+    """The structs repeat the models' fields by hand: a field added to a model and not here would
+    make every line decline (slow, not wrong) or, worse, drop the field; this holds the two lists
+    equal (an operation's ``op`` is the structs' tag)."""
+    import msgspec
+
+    from proevent import model as models
+    from proevent.io import fastcase
+
+    fields = list(msgspec.structs.fields(getattr(fastcase, struct)))
+    names = [f.name for f in fields]
+    expected = [name for name in getattr(models, model).model_fields if name != tag]
+    assert names == expected
