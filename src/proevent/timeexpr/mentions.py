@@ -15,7 +15,7 @@ Clock = tuple[int, int]
 """A clock time as ``(hour, minute)``."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DayMention:
     """A day ("fri", "tmrw", "the 14th", "next Friday"): every day it may denote and the one meant."""
 
@@ -27,7 +27,7 @@ class DayMention:
     corrects: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClockMention:
     """A clock time. ``bare``: an hour without am/pm or a 24-hour form, read from context
     ("fri 8?", "9 works"): ``times`` holds both halves of the day and ``best`` the one context
@@ -44,7 +44,7 @@ class ClockMention:
     corrects: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PartOfDay:
     """A part of the day without a clock time ("sat morning", "tonight"): ``hours`` is
     ``(first, end)``, end exclusive; ``day`` is ``None`` when no day is said with it."""
@@ -58,7 +58,7 @@ class PartOfDay:
     corrects: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Duration:
     """How long something lasts ("for two hours", "90 min", "an hour and a half")."""
 
@@ -68,7 +68,7 @@ class Duration:
     approximate: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RelativeTime:
     """A time said relative to another event ("straight after the gym", "an hour before the match").
 
@@ -85,7 +85,7 @@ class RelativeTime:
     offset_minutes: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DateRange:
     """Several days ("fri to sun", "the 12th-14th", "this weekend"): ``first`` to ``last``, inclusive,
     the reading meant. ``also``: the days of another reading the words allow ("next weekend" is
@@ -104,7 +104,7 @@ class DateRange:
         return frozenset(self.first + timedelta(days=k) for k in range((self.last - self.first).days + 1)) | self.also
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reading:
     """Everything :func:`proevent.timeexpr.read` found in one message, each list in text order."""
 

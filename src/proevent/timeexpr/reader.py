@@ -78,7 +78,7 @@ def read_all(original: str, text: str, ref: datetime, usual_hours: Hours | None)
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Stage:
     """What a reading holds besides its clock times: the same whatever the usual hours (a caller
     reads one message with several), so read once per text and send time."""

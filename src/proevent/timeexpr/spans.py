@@ -70,7 +70,7 @@ def _gates(text: str) -> tuple[bool, frozenset[str] | None]:
     return bool(_RE_DIGIT.search(text)), tokens(text) if text.isascii() else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DateSpan:
     """A date phrase: where it stands, every day it may denote, and the reading to pick."""
 
@@ -80,7 +80,7 @@ class DateSpan:
     best: date
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TimeSpan:
     """A clock-time phrase; ``role`` is ``"end"`` for the end of a range ("7-9pm", "until 9pm")."""
 
