@@ -122,11 +122,12 @@ def _structure(case: Case) -> list[Issue]:
         elif span != length:
             err("window", t, f"steps[{i}].end", f"window length {span} differs from {length}")
         prev_end = step.end
-        if not step.messages and step.gold_ops:
+        messages = step.message_records()  # their fields are read only: no Message is built
+        if not messages and step.gold_ops:
             # the timetable changes only through what the chats settle; agents skip such steps
             err("change_without_message", t, f"steps[{i}].gold_ops", "a step without messages has gold operations")
         last = None
-        for j, msg in enumerate(step.messages):
+        for j, msg in enumerate(messages):
             fld = f"steps[{i}].messages[{j}]"
             if not step.start <= msg.time < step.end:
                 err("message_outside_window", t, f"{fld}.time", f"{msg.time} is outside [{step.start}, {step.end})")

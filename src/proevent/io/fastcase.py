@@ -4,7 +4,9 @@ pydantic reads a case line at about 4 MB/s; msgspec checks the same types, liter
 time patterns several times faster and makes no intermediate dict. The structs below accept only
 lines that the pydantic models accept *with every field written* (as every writer of the format
 writes them) and turn them into the very objects pydantic would build: same values, same field
-order, the same shared events (:meth:`proevent.model.Case._share_events`). Whatever they refuse,
+order, the same shared events (:meth:`proevent.model.Case._share_events`); only a step's messages
+stay the checked ``_Message`` structs until something reads them (:meth:`proevent.model.Step.message_records`,
+:mod:`proevent.model.ondemand`): scoring never does. Whatever they refuse,
 a missing field, a number given as a string, a time with seconds or a date where a time is due,
 goes to the careful path, which parses it again and words any problem with file, line and
 field: this reader never reports an error itself, it only declines.
@@ -18,7 +20,8 @@ import msgspec
 from msgspec import Meta, Struct
 
 from proevent.io.jsonl import _DIGIT_MAP, INT_LIMIT, _plain
-from proevent.model import Case, Chat, DeleteOp, Event, EventData, InsertOp, Message, PredictionLine, Step, UpdateOp
+from proevent.model import Case, Chat, DeleteOp, Event, EventData, InsertOp, PredictionLine, UpdateOp
+from proevent.model.case import step_with_message_records as _pending_step
 from proevent.model.lean import build_full
 from proevent.model.times import TIME_OR_DATE_PATTERN, TIME_PATTERN, is_normal_time, is_normal_time_or_date
 
@@ -57,7 +60,9 @@ class _Delete(Struct, tag_field="op", tag="delete", gc=False):
     id: str
 
 
-class _Message(Struct, gc=False):
+class _Message(Struct, gc=False, frozen=True):
+    """A checked message, kept as the record its :class:`~proevent.model.Message` is built from."""
+
     chat_id: str
     time: _Time
     sender: str
@@ -95,7 +100,7 @@ class _Case(Struct, gc=False):
 _DECODE = msgspec.json.Decoder(_Case).decode
 _TIME = is_normal_time
 _TIME_OR_DATE = is_normal_time_or_date
-_make_case, _make_step, _make_message = build_full(Case), build_full(Step), build_full(Message)
+_make_case = build_full(Case)
 _make_chat, _make_event, _make_data = build_full(Chat), build_full(Event), build_full(EventData)
 _make_insert, _make_update, _make_delete = build_full(InsertOp), build_full(UpdateOp), build_full(DeleteOp)
 _asdict = msgspec.structs.asdict
@@ -199,14 +204,11 @@ class FastCases:
                 times.append(s.start)
                 times.append(s.end)
                 times += [m.time for m in s.messages]
-                steps.append(_make_step({
+                steps.append(_pending_step({  # its messages are built from the checked structs when read
                     "t": s.t, "start": s.start, "end": s.end,
-                    "messages": [_make_message({"chat_id": one(m.chat_id, m.chat_id), "time": m.time,
-                                                "sender": one(m.sender, m.sender), "text": m.text})
-                                 for m in s.messages],
                     "gold_ops": [_op(op, dates) for op in s.gold_ops],
                     "gold_timetable": events(s.gold_timetable),
-                }))
+                }, s.messages))
         except _Declined:
             return None
         if not (self._known(times, self._times, _TIME) and self._known(dates, self._dates, _TIME_OR_DATE)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import (
@@ -15,7 +17,8 @@ from pydantic import (
 )
 
 from proevent.model.events import Event, Operation
-from proevent.model.lean import Lean
+from proevent.model.lean import Lean, build_full
+from proevent.model.ondemand import OnDemand, build_pending, on_demand, pending_records
 from proevent.model.times import Time
 
 CASE_FORMAT = "proevent.case/1"
@@ -46,7 +49,10 @@ class Message(Lean):
     text: str
 
 
-class Step(Lean):
+class Step(OnDemand):
+    """One window of a case. A step read by the fast reader builds its ``messages`` on the first
+    read (:mod:`proevent.model.ondemand`): scoring and the structural check never build them."""
+
     model_config = _DATA
     t: int = Field(ge=1)
     start: Time
@@ -54,6 +60,33 @@ class Step(Lean):
     messages: list[Message]
     gold_ops: list[Operation]
     gold_timetable: list[Event]
+
+    def message_records(self) -> Sequence[Any]:
+        """The step's messages for a reader of their fields (``chat_id``, ``time``, ``sender``,
+        ``text``): the :class:`Message` objects, or, while a step read by the fast reader has not
+        built them, the checked records they will be built from (a pass over every message of a
+        dataset then builds none)."""
+        records = pending_records(self)
+        return self.messages if records is None else records
+
+
+on_demand(Step, "messages")
+_make_step, _make_message = build_full(Step), build_full(Message)
+
+
+def _messages_of(records: Sequence[Any]) -> list[Message]:
+    """The :class:`Message` objects of checked records (names held once, as pydantic shares them)."""
+    name = sys.intern
+    return [_make_message({"chat_id": name(r.chat_id), "time": r.time, "sender": name(r.sender), "text": r.text})
+            for r in records]
+
+
+def step_with_message_records(fields: dict[str, Any], records: Sequence[Any]) -> Step:
+    """A :class:`Step` of data validated elsewhere (``fields``: every field but ``messages``, in
+    declaration order) whose messages are built from ``records`` when first read. Each record has
+    ``chat_id``, ``time``, ``sender`` and ``text``, already valid for :class:`Message`; nothing is
+    checked here."""
+    return build_pending(_make_step, fields, "messages", _messages_of, records)
 
 
 class Case(Lean):
