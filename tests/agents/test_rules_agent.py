@@ -135,9 +135,10 @@ _CUE_WORDS = sorted({w for rx in load_cues().phrases.values() for w in _phrases_
 @given(st.lists(st.one_of(st.sampled_from(_CUE_WORDS), st.text(alphabet="ab'’ -_é!?,.🙂\n", max_size=5),
                           st.sampled_from(["can't", "sounds good", "i'm in", "no", "yes", "ok", "'s", "x"])),
                 max_size=8).map(" ".join))
-def test_kinds_after_the_first_token_test_are_the_kinds_a_search_finds(text: str) -> None:
-    """``Cues.kinds_in`` searches a kind's pattern only when a token of the text may open one of its
-    phrases: the kinds it finds are those a search of every pattern finds (on folded text)."""
+def test_kinds_after_the_token_index_are_the_kinds_a_search_finds(text: str) -> None:
+    """``Cues.kinds_in`` finds one-token phrases by set tests and searches the other phrases only
+    when all their tokens are in the text (``TokenIndex``): the kinds it finds are those a search of
+    every pattern finds (on folded text)."""
     from proevent.agents.rules.cues import fold
 
     assert load_cues().kinds_in(fold(text)) == _kinds_by_search(fold(text))

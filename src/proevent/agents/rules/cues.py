@@ -82,20 +82,75 @@ def _pattern(words: list[str]) -> re.Pattern[str]:
 _RE_TOKEN = re.compile(r"[\w']+")
 
 
-def _firsts(words: list[str]) -> frozenset[str] | None:
-    """The first tokens of a list's phrases; ``None`` when a phrase starts with no word (an emoji).
+@dataclass(frozen=True, eq=False)
+class TokenIndex:
+    """Which kinds a text's tokens may hold, found by set tests so that few patterns are searched.
 
-    A phrase matches only where its first token is a token of the text (a one-word phrase also
-    with a plural "s" is no concern: the pattern has none), so a text none of whose tokens is
-    among them holds no phrase of the list: a set test before the regular expression.
+    Two facts about a phrase matched on word boundaries that count the apostrophe as a letter
+    (:func:`_pattern`): each of its tokens (runs of letters, digits, apostrophes) is then a whole
+    token of the text; and a phrase that is one token matches exactly where it is a token of the
+    text. So a kind is found at once when a text token is one of its one-token phrases
+    (``singles``), and its pattern of the other phrases (``rest``) is searched only when every
+    token of one of them is a text token (``needs``, indexed by one token of each phrase) or the
+    kind has phrases without a token ("👍", ``bare``: these need a non-ASCII text when
+    ``bare_ascii_free``).
     """
-    out = set()
-    for w in words:
-        m = _RE_TOKEN.match(fold(w))
-        if m is None:
-            return None
-        out.add(m.group(0))
-    return frozenset(out)
+
+    singles: dict[str, tuple[str, ...]]
+    """Token -> the kinds that have it as a one-token phrase."""
+    needs: dict[str, tuple[tuple[str, frozenset[str]], ...]]
+    """Token -> (kind, every token of a phrase of that kind that holds this token and is not one token)."""
+    bare: tuple[str, ...]
+    """The kinds with a phrase that holds no token."""
+    bare_ascii_free: bool
+    """Every phrase without a token has a non-ASCII character (an ASCII text holds none of them)."""
+    rest: dict[str, re.Pattern[str]]
+    """Per kind, the pattern of its phrases that are not one token (none when it has none)."""
+
+    def kinds_in(self, text: str) -> frozenset[str]:
+        tokens = set(_RE_TOKEN.findall(text))
+        found: set[str] = set()
+        maybe: set[str] = set()
+        for token in tokens:
+            found.update(self.singles.get(token, ()))
+            for kind, need in self.needs.get(token, ()):
+                if need <= tokens:
+                    maybe.add(kind)
+        if self.bare and not (self.bare_ascii_free and text.isascii()):
+            maybe.update(self.bare)
+        for kind in maybe - found:
+            if self.rest[kind].search(text):
+                found.add(kind)
+        return frozenset(found)
+
+
+def token_index(lists: dict[str, list[str]]) -> TokenIndex:
+    """The :class:`TokenIndex` of the phrase lists (kind -> phrases as written in the cue file)."""
+    singles: dict[str, list[str]] = {}
+    needs: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    bare: list[str] = []
+    bare_phrases: list[str] = []
+    rest: dict[str, re.Pattern[str]] = {}
+    for kind, words in lists.items():
+        others = []
+        for word in words:
+            folded = fold(word)
+            if _RE_TOKEN.fullmatch(folded):
+                singles.setdefault(folded, []).append(kind)
+                continue
+            others.append(word)
+            toks = _RE_TOKEN.findall(folded)
+            if not toks:
+                bare_phrases.append(folded)
+                if kind not in bare:
+                    bare.append(kind)
+                continue
+            key = max(toks, key=len)  # any of its tokens would do; a long one is rarer
+            needs.setdefault(key, []).append((kind, frozenset(toks)))
+        if others:
+            rest[kind] = _pattern(others)
+    return TokenIndex({k: tuple(v) for k, v in singles.items()}, {k: tuple(v) for k, v in needs.items()},
+                      tuple(bare), all(not p.isascii() for p in bare_phrases), rest)
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: loaded once, used as a cache key
@@ -105,17 +160,16 @@ class Cues:
     place_stops: frozenset[str]
     not_places: frozenset[str]
     activities: tuple[str, ...]
-    firsts: dict[str, frozenset[str] | None]
+    index: TokenIndex
 
     def has(self, kind: str, text: str) -> bool:
         """Does ``text`` (already :func:`fold`-ed) hold a phrase of ``kind``?"""
         return self.phrases[kind].search(text) is not None
 
     def kinds_in(self, text: str) -> frozenset[str]:
-        """The kinds of :data:`PHRASE_KINDS` whose phrases ``text`` (folded) holds."""
-        tokens = set(_RE_TOKEN.findall(text))
-        return frozenset(k for k, first in self.firsts.items()
-                         if (first is None or not tokens.isdisjoint(first)) and self.phrases[k].search(text))
+        """The kinds of :data:`PHRASE_KINDS` whose phrases ``text`` (folded) holds (what a search
+        of each kind's pattern finds; :class:`TokenIndex` searches few of them)."""
+        return self.index.kinds_in(text)
 
     def find(self, kind: str, text: str) -> list[re.Match[str]]:
         return list(self.phrases[kind].finditer(text))
@@ -131,8 +185,8 @@ def load_cues() -> Cues:
     text = resources.files("proevent.agents.rules").joinpath("data/cues.json").read_text(encoding="utf-8")
     f = load_cue_file(text)
     phrases = {kind: _pattern(f.words(kind)) for kind in PHRASE_KINDS}
-    firsts = {kind: _firsts(f.words(kind)) for kind in PHRASE_KINDS}
-    return Cues(f.version, phrases, frozenset(f.place_stops), frozenset(f.not_places), tuple(f.activities), firsts)
+    return Cues(f.version, phrases, frozenset(f.place_stops), frozenset(f.not_places), tuple(f.activities),
+                token_index({kind: f.words(kind) for kind in PHRASE_KINDS}))
 
 
 @lru_cache(maxsize=1)
