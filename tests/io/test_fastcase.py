@@ -207,3 +207,61 @@ def test_the_fast_structs_name_the_models_fields_in_their_order(struct: str, mod
     names = [f.name for f in fields]
     expected = [name for name in getattr(models, model).model_fields if name != tag]
     assert names == expected
+
+
+def _line_by_line(path: Path) -> list[PredictionLine]:
+    from proevent.io.jsonl import iter_jsonl
+
+    problems: list[str] = []
+    out = [line for _, line in iter_jsonl(path, PredictionLine, problems, fast=fast_line)]
+    assert not problems
+    return out
+
+
+@pytest.mark.parametrize("path", LINE_FILES, ids=lambda p: p.parent.name)
+def test_a_whole_run_file_is_read_as_line_by_line(path: Path) -> None:
+    from proevent.io.fastcase import fast_lines
+
+    bulk = fast_lines(path.read_bytes())
+    if bulk is not None:
+        slow = _line_by_line(path)
+        assert len(bulk) == len(slow)
+        for a, b in zip(bulk, slow, strict=True):
+            assert_same(a, b)
+
+
+LINE = b'{"case_id":"c1","mode":"single","t":1,"repeat":0,"ops":[{"op":"delete","id":"e1"}],"error":null,' \
+       b'"raw":null,"usage":null,"latency_s":0.5}'
+
+
+@pytest.mark.parametrize(("text", "whole"), [
+    (LINE + b"\n" + LINE.replace(b'"t":1', b'"t":2') + b"\n", True),
+    (b"\n  \n" + LINE + b"\r\n\n" + LINE.replace(b'"t":1', b'"t":2') + b"\n" + LINE + b"\n", True),  # blank
+    # lines, CRLF, a duplicate key (the later line counts, placed last)
+    (LINE, True),  # no final newline
+    (LINE + b" " + LINE + b"\n", False),  # two objects on one line: the line reader refuses it
+    (LINE[:-1] + b"\n}\n", False),  # one object over two lines
+    (LINE + b"\n" + LINE.replace(b"0.5", b"NaN") + b"\n", False),
+    (LINE + b"\n" + LINE.replace(b'"usage":null', b'"usage":{"prompt_tokens":3}') + b"\n", False),
+    (LINE + b"\n" + LINE[:40] + b"\n", False),  # a torn line
+])
+def test_the_whole_file_reader_reads_plain_files_and_declines_the_rest(tmp_path: Path, text: bytes,
+                                                                       whole: bool) -> None:
+    from proevent.io.fastcase import fast_lines
+    from proevent.io.run import PREDICTIONS_FILE, load_run
+
+    bulk = fast_lines(text)
+    assert (bulk is not None) == whole
+    (tmp_path / "run.json").write_text(json.dumps({
+        "created": "2026-01-01T00:00", "proevent_version": "0", "agent": "x",
+        "dataset": {"name": "d", "version": "1", "sha256": ""}}))
+    (tmp_path / PREDICTIONS_FILE).write_bytes(text)
+    if bulk is not None:
+        slow = _line_by_line(tmp_path / PREDICTIONS_FILE)
+        assert [a.model_dump_json() for a in bulk] == [b.model_dump_json() for b in slow]
+        last: dict = {}
+        for ln in slow:  # the last line of a key counts, in the place it was written
+            last.pop(ln.key, None)
+            last[ln.key] = ln
+        run = load_run(tmp_path)
+        assert run.all_lines == len(slow) and list(run.lines.items()) == list(last.items())

@@ -6,6 +6,7 @@ import json
 import math
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import msgspec
 from pydantic import BaseModel
 
 from proevent.io.errors import FormatError
-from proevent.io.fastcase import fast_line
+from proevent.io.fastcase import fast_line, fast_lines
 from proevent.io.jsonl import dumps_line, iter_jsonl, read_json
 from proevent.model import Key, PredictionLine, Run, RunManifest
 from proevent.model.bulk import gc_paused
@@ -39,13 +40,26 @@ def load_run(path: str | Path) -> Run:
     n = 0
     if pred_path.exists():
         with gc_paused():
-            for _, line in iter_jsonl(pred_path, PredictionLine, problems, fast=fast_line):
+            for line in _read_lines(pred_path, problems):
                 n += 1
-                lines.pop(line.key, None)
-                lines[line.key] = line
+                key = (line.case_id, line.mode, line.t, line.repeat)  # PredictionLine.key
+                lines.pop(key, None)
+                lines[key] = line
     if problems:
         raise FormatError(problems)
     return Run(manifest=manifest, lines=lines, path=folder, duplicates=n - len(lines), all_lines=n)
+
+
+def _read_lines(path: Path, problems: list[str]) -> Iterable[PredictionLine]:
+    """The valid lines of ``predictions.jsonl`` in file order: the whole file at once where every line
+    is plain (:func:`~proevent.io.fastcase.fast_lines`), else line by line, each bad line a problem."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = None  # the line reader words it
+    if data is not None and (fast := fast_lines(data)) is not None:
+        return fast
+    return (line for _, line in iter_jsonl(path, PredictionLine, problems, fast=fast_line))
 
 
 class RunWriteError(ValueError):
