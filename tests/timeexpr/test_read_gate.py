@@ -35,7 +35,9 @@ def _vocabulary_words() -> list[str]:
 WORDS = _vocabulary_words()
 FILLER = ["lol", "ok", "sounds good", "see you", "the", "at", "in the", "on", "next", "this", "it", "mine",
           "half", "quarter", "past", "to", "o'clock", "oclock", "ish", "-ish", "or", "not", "wait no", "*", "@", "£",
-          "x", "am", "a.m.", "p.m", "pm", "st", "nd", "th", ":", ".", "-", "2026-03-14", "7:30", "dinner", "brunch"]
+          "x", "am", "a.m.", "p.m", "pm", "st", "nd", "th", ":", ".", "-", "2026-03-14", "7:30", "dinner", "brunch",
+          "hourly", "half an hourly", "2h", "1h30", "90min", "2-hour", "fri-sat", "mon and wed", "sat to sat", "–", "—",
+          "->", "thru", "12-14", "may 3-5", "the 12th-14th"]
 PIECES = st.one_of(st.sampled_from(WORDS), st.sampled_from(FILLER), st.sampled_from(sorted(NEEDED)),
                    st.text(alphabet="aeioustnrlmkıİſK’'-_ .,!?é🙂\n", max_size=6),
                    st.text(max_size=4), st.integers(0, 40).map(str))
@@ -105,7 +107,7 @@ def _never(rx, text: str) -> None:
 @given(TEXTS, st.sampled_from([str.lower, str.upper, str.title, lambda s: s]))
 def test_a_pattern_skipped_by_its_set_test_cannot_match(text: str, case) -> None:
     """Each set test before a pattern (spans, usual hours) skips only patterns that cannot match."""
-    from proevent.timeexpr import clock, days, spans
+    from proevent.timeexpr import clock, days, durations, spans
 
     t = fold(case(text))
     digits, words = spans._gates(t)
@@ -134,6 +136,14 @@ def test_a_pattern_skipped_by_its_set_test_cannot_match(text: str, case) -> None
         _never(clock._RE_ACTIVITY, raw)
     if t.isascii() and vocabulary_tokens(t).isdisjoint(days._MONTH_RUNS):
         _never(days._RE_MONTH_RANGE, t)
+    words = vocabulary_tokens(t)
+    if not days._has_to(t, words):
+        _never(days._RE_MONTH_RANGE, t)
+        _never(days._RE_NUM_RANGE, t)
+    if not days._two_weekdays(t, words):
+        _never(days._RE_WD_RANGE, t)
+    if words.isdisjoint(durations._DURATION_RUNS):
+        _never(durations._RE_DURATION, t)
 
 
 @settings(max_examples=300, deadline=None)

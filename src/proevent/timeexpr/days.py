@@ -36,6 +36,13 @@ _MONTH = alternation([*_V.months, *_V.month_abbreviations])
 _MONTH_RUNS = frozenset(run for w in [*_V.months, *_V.month_abbreviations] for run in re.findall("[a-z]+", w.lower()))
 """The letter runs of the month words: a month range ("may 3-5") holds one of them (a set test before its pattern)."""
 _TO = r"\s*(?:-|–|—|->|\bto\b|\btill\b|\btil\b|\buntil\b|\bthru\b|\bthrough\b)\s*"
+_TO_WORDS = frozenset({"to", "till", "til", "until", "thru", "through"})
+_TO_MARKS = ("-", "–", "—")
+"""What :data:`_TO` needs: one of these words (a letter run of the text) or marks (a set test before the
+two patterns of ranges that need it: ranges of numbers and of a month's days)."""
+_RE_LETTER_RUN = re.compile(r"[a-z]+")
+if any(not _RE_LETTER_RUN.fullmatch(w) for w in _WD_WORDS):
+    raise ValueError("vocabulary.json: a weekday word that is not one letter run (the weekday-range gate counts runs)")
 _RE_MORE_DAYS = re.compile(rf"\b({alternation([*_V.more_relative_days, *_V.day_part_words])})\b", re.I)
 _RE_DAY_PART = re.compile(rf"\b({alternation(_V.day_part_words)})\b", re.I)
 _RE_PART = re.compile(rf"\b({alternation(_V.part_words)})\b", re.I)
@@ -161,17 +168,18 @@ def _ranges(text: str, today: date, words: frozenset[str], digits: bool) -> tupl
             out.append((DateRange(m.start(), m.end(), first, last, also=also - _days(first, last)),
                         m.end() if second is None else second))
 
-    for m in _RE_WD_RANGE.finditer(text) if words & _WD_WORDS else ():
+    for m in _RE_WD_RANGE.finditer(text) if _two_weekdays(text, words) else ():
         first = weekday_date(m.group(2), today, m.group(1))
         span = (_V.weekday_number(m.group(3)) - first.weekday()) % 7 or 7
         near = weekday_date(m.group(2), today)  # "next sat to mon": loosely the coming one too
         add(m, first, first + timedelta(days=span), m.start(3), _days(near, near + timedelta(days=span)))
-    for m in _RE_MONTH_RANGE.finditer(text) if digits and (words & _MONTH_RUNS or not text.isascii()) else ():
+    to = _has_to(text, words)
+    for m in _RE_MONTH_RANGE.finditer(text) if to and digits and (words & _MONTH_RUNS or not text.isascii()) else ():
         month = _V.month_number(m.group(1))
         firsts = sorted(d for d in month_day_dates(month, int(m.group(2)), today) if d >= today)
         if firsts:
             add(m, firsts[0], _same_month(firsts[0], int(m.group(4))), m.start(4))
-    for m in _RE_NUM_RANGE.finditer(text) if digits else ():
+    for m in _RE_NUM_RANGE.finditer(text) if to and digits else ():
         if not (m.group(2) or m.group(4) or m.group(5)):
             continue  # "7-9" alone is a clock range; "the 12th-14th", "12-14 March" are days
         d1, d2 = int(m.group(1)), int(m.group(3))
@@ -193,6 +201,20 @@ def _ranges(text: str, today: date, words: frozenset[str], digits: bool) -> tupl
             add(m, *near)
     out.sort(key=lambda p: p[0].start)
     return [r for r, _ in out], [second for _, second in out]
+
+
+def _has_to(text: str, words: frozenset[str]) -> bool:
+    """Whether ``text`` may hold :data:`_TO` ("fri to sun", "12-14"): a mark or a word of it."""
+    return not words.isdisjoint(_TO_WORDS) or any(mark in text for mark in _TO_MARKS)
+
+
+def _two_weekdays(text: str, words: frozenset[str]) -> bool:
+    """Whether ``text`` may hold a weekday range: it names weekdays twice (each weekday word of the
+    range's pattern stands between word boundaries, so it is a whole letter run of the text)."""
+    found = words & _WD_WORDS
+    if len(found) != 1:
+        return len(found) > 1
+    return sum(run in _WD_WORDS for run in _RE_LETTER_RUN.findall(text.lower())) > 1
 
 
 def _days(first: date, last: date) -> frozenset[date]:

@@ -17,10 +17,14 @@ from __future__ import annotations
 import re
 
 from proevent.timeexpr.mentions import Duration, RelativeTime
-from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, tokens, vocabulary
+from proevent.timeexpr.vocabulary import alternation, tokens, vocabulary
 
 _V = vocabulary()
-_UNIT_WORDS = frozenset(u for u in _V.duration_units if len(u) >= 2)
+_DURATION_RUNS = frozenset({"quarter", "half"} | {run for u in _V.duration_units for run in re.findall("[a-z]+", u)})
+"""Letter runs of which a text must hold one for :data:`_RE_DURATION` to match: "quarter of an hour"
+and "half an hour" hold their first word as a whole run; every other form ends in a unit that is a
+whole letter run of the text ("h", "min", "hours": a digit, a space or a hyphen before it, no letter
+after it). A set test before the pattern."""
 _RELATION_WORDS = frozenset(_V.relation_words)
 _NUMBER_WORDS = alternation([*_V.number_words, *_V.article_numbers])
 _UNITS = alternation(_V.duration_units)
@@ -69,7 +73,7 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
     found: list[Duration] = []
     now: list[RelativeTime] = []
     words = tokens(text)
-    maybe = bool(words & _UNIT_WORDS) or bool(_RE_DIGIT.search(text))
+    maybe = not words.isdisjoint(_DURATION_RUNS)
     for m in _RE_DURATION.finditer(text) if maybe else ():
         before = text[max(0, m.start() - 40):m.start()]
         unit_word = (m.group(5) or m.group(8) or "").lower()
