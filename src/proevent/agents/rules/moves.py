@@ -21,7 +21,7 @@ LAST = "\0last"
 """A place named by an earlier event ("same place as last time"): the latest one with these people."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Values:
     day: date | None = None
     clock: Clock | None = None

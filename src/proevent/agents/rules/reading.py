@@ -85,7 +85,7 @@ messages still finds a message's second reading, while memory and the garbage co
 bounded however large the dataset (at 65,536 entries the caches held ~0.6 M objects at 1,279 cases)."""
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: one object per cached message
+@dataclass(frozen=True, eq=False, slots=True)  # hashed by identity: one object per cached message
 class Features:
     """What a message holds, read once (cached on the text and send time)."""
 

@@ -19,7 +19,7 @@ from proevent.timeexpr import usual_hours
 _GENERIC = {"with", "the", "and", "for", "at", "our", "my", "night", "day", "time", "team", "group"}
 _RE_WORD = re.compile(r"[a-z][a-z']{3,}")
 _SCORED = ("start", "end", "location")
-@dataclass
+@dataclass(slots=True)
 class Slot:
     """An event of the working timetable (a copy the step's moves change)."""
 
@@ -68,7 +68,7 @@ class ChatState:
     after gives up that plan, not an event of the timetable)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Played:
     """One message played on its chat's state."""
 
