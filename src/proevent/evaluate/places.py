@@ -63,6 +63,7 @@ from proevent.evaluate import gazetteer
 from proevent.evaluate.aliases import TOKEN, tokens_match
 from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
+from proevent.evaluate.placechains import ChainIndex
 from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazetteer_key: re-exported)
     _ACRONYM_SKIP,
     _BIND,
@@ -511,15 +512,14 @@ def _cities_apart(pa: Parsed, pb: Parsed) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _chains() -> tuple[tuple[str, ...], ...]:
-    return tuple({_words(name)[0] for name in gazetteer.chain_names()})
+def _chain_index() -> ChainIndex:
+    return ChainIndex(tuple({_words(name)[0] for name in gazetteer.chain_names()}), words_match)
 
 
 @lru_cache(maxsize=4096)
 def _chain(head: tuple[str, ...]) -> bool:
     """The head names a chain (``data/chain_names.txt``): "Costa Coffee", "Pret A Manger"."""
-    return any(len(head) >= len(c) and words_match(c, head[: len(c)]) for c in _chains()) or any(
-        "chain" in _aliases().kinds(w) for w in head)
+    return any(_chain_index().starting(head)) or any("chain" in _aliases().kinds(w) for w in head)
 
 
 def _branch_apart(parsed: Parsed) -> Parsed:
@@ -528,7 +528,7 @@ def _branch_apart(parsed: Parsed) -> Parsed:
     a side that names its branch in qualifiers; ``parsed`` itself when its head is no chain's name
     with more words."""
     head = parsed.parts[0]
-    n = next((len(c) for c in _chains() if len(head) > len(c) and words_match(c, head[: len(c)])), 0)
+    n = next(_chain_index().starting(head, longer=True), 0)
     if not n:
         return parsed
     branch = head[n:]
