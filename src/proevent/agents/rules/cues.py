@@ -82,6 +82,12 @@ def _pattern(words: list[str]) -> re.Pattern[str]:
 _RE_TOKEN = re.compile(r"[\w']+")
 
 
+def tokens_of(folded: str) -> frozenset[str]:
+    """The tokens of a folded text (runs of letters, digits and apostrophes): a phrase matched on the
+    boundaries of :func:`_pattern` holds only whole tokens, so a set test on them rules patterns out."""
+    return frozenset(_RE_TOKEN.findall(folded))
+
+
 @dataclass(frozen=True, eq=False)
 class TokenIndex:
     """Which kinds a text's tokens may hold, found by set tests so that few patterns are searched.
@@ -89,17 +95,16 @@ class TokenIndex:
     Two facts about a phrase matched on word boundaries that count the apostrophe as a letter
     (:func:`_pattern`): each of its tokens (runs of letters, digits, apostrophes) is then a whole
     token of the text; and a phrase that is one token matches exactly where it is a token of the
-    text. So a kind is found at once when a text token is one of its one-token phrases
-    (``singles``), and its pattern of the other phrases (``rest``) is searched only when every
-    token of one of them is a text token (``needs``, indexed by one token of each phrase) or the
-    kind has phrases without a token ("👍", ``bare``: these need a non-ASCII text when
-    ``bare_ascii_free``).
+    text. So a kind is found at once when a text token is one of its one-token phrases, and its
+    pattern of the other phrases (``rest``) is searched only when every token of one of them is a
+    text token (both looked up in ``by_token``; a phrase of several tokens is listed under its
+    longest) or the kind has phrases without a token ("👍", ``bare``: these need a non-ASCII text
+    when ``bare_ascii_free``).
     """
 
-    singles: dict[str, tuple[str, ...]]
-    """Token -> the kinds that have it as a one-token phrase."""
-    needs: dict[str, tuple[tuple[str, frozenset[str]], ...]]
-    """Token -> (kind, every token of a phrase of that kind that holds this token and is not one token)."""
+    by_token: dict[str, tuple[tuple[str, ...], tuple[tuple[str, frozenset[str]], ...]]]
+    """Token -> (the kinds that have it as a one-token phrase, and per other phrase that holds it,
+    its kind and all its tokens)."""
     bare: tuple[str, ...]
     """The kinds with a phrase that holds no token."""
     bare_ascii_free: bool
@@ -107,15 +112,20 @@ class TokenIndex:
     rest: dict[str, re.Pattern[str]]
     """Per kind, the pattern of its phrases that are not one token (none when it has none)."""
 
-    def kinds_in(self, text: str) -> frozenset[str]:
-        tokens = set(_RE_TOKEN.findall(text))
+    def kinds_in(self, text: str, tokens: frozenset[str] | set[str] | None = None) -> frozenset[str]:
+        """The kinds ``text`` holds a phrase of; ``tokens``: its tokens, if the caller has them."""
+        if tokens is None:
+            tokens = set(_RE_TOKEN.findall(text))
         found: set[str] = set()
         maybe: set[str] = set()
+        by_token = self.by_token
         for token in tokens:
-            found.update(self.singles.get(token, ()))
-            for kind, need in self.needs.get(token, ()):
-                if need <= tokens:
-                    maybe.add(kind)
+            entry = by_token.get(token)
+            if entry is not None:
+                found.update(entry[0])
+                for kind, need in entry[1]:
+                    if need <= tokens:
+                        maybe.add(kind)
         if self.bare and not (self.bare_ascii_free and text.isascii()):
             maybe.update(self.bare)
         for kind in maybe - found:
@@ -149,8 +159,8 @@ def token_index(lists: dict[str, list[str]]) -> TokenIndex:
             needs.setdefault(key, []).append((kind, frozenset(toks)))
         if others:
             rest[kind] = _pattern(others)
-    return TokenIndex({k: tuple(v) for k, v in singles.items()}, {k: tuple(v) for k, v in needs.items()},
-                      tuple(bare), all(not p.isascii() for p in bare_phrases), rest)
+    by_token = {token: (tuple(singles.get(token, ())), tuple(needs.get(token, ()))) for token in {*singles, *needs}}
+    return TokenIndex(by_token, tuple(bare), all(not p.isascii() for p in bare_phrases), rest)
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: loaded once, used as a cache key
@@ -166,10 +176,11 @@ class Cues:
         """Does ``text`` (already :func:`fold`-ed) hold a phrase of ``kind``?"""
         return self.phrases[kind].search(text) is not None
 
-    def kinds_in(self, text: str) -> frozenset[str]:
+    def kinds_in(self, text: str, tokens: frozenset[str] | None = None) -> frozenset[str]:
         """The kinds of :data:`PHRASE_KINDS` whose phrases ``text`` (folded) holds (what a search
-        of each kind's pattern finds; :class:`TokenIndex` searches few of them)."""
-        return self.index.kinds_in(text)
+        of each kind's pattern finds; :class:`TokenIndex` searches few of them). ``tokens``: the
+        text's tokens (:func:`tokens_of`), when the caller has them."""
+        return self.index.kinds_in(text, tokens)
 
     def find(self, kind: str, text: str) -> list[re.Match[str]]:
         return list(self.phrases[kind].finditer(text))

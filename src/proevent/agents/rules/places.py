@@ -13,7 +13,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from proevent.agents.rules.cues import Cues
-from proevent.timeexpr import read, vocabulary
+from proevent.timeexpr import Reading, read, vocabulary
 
 _CALLS = {"zoom": "Zoom", "teams": "Teams", "google meet": "Google Meet", "meet": "Google Meet", "facetime": "FaceTime",
           "skype": "Skype", "whatsapp": "WhatsApp", "webex": "Webex", "discord": "Discord", "hangouts": "Hangouts"}
@@ -43,10 +43,13 @@ _RE_WEEKDAY_BEFORE = re.compile(r"(?i)\b(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun
 _RE_LEAD_BEFORE = re.compile(r"(?i)\b(?:on|this|next|coming|from|till|until|by|around|about|at)\s+(?=\0)")
 
 
-def mask(text: str, ref: datetime) -> str:
+def mask(text: str, ref: datetime, reading: Reading | None = None) -> str:
     """``text`` with every date and time phrase :func:`proevent.timeexpr.read` finds blanked with
-    ``\\0`` (the same length, so offsets stay those of the text)."""
-    r = read(text, ref)
+    ``\\0`` (the same length, so offsets stay those of the text); ``reading``: that reading, if
+    the caller has it."""
+    r = read(text, ref) if reading is None else reading
+    if not (r.days or r.clocks or r.parts or r.durations or r.relatives or r.ranges) and "\0" not in text:
+        return text  # nothing blanked: the two patterns below need a blank to match
     chars = list(text)
     for group in (r.days, r.clocks, r.parts, r.durations, r.relatives, r.ranges):
         for m in group:

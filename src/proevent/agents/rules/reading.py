@@ -22,7 +22,7 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import NamedTuple
 
-from proevent.agents.rules.cues import Cues, fold
+from proevent.agents.rules.cues import Cues, fold, tokens_of
 from proevent.agents.rules.moves import (
     CLEARED,
     LAST,
@@ -97,6 +97,8 @@ class Features:
     question: bool
     clauses: tuple[tuple[int, int, bool], ...]
     """(start, end, is_reason): a clause that gives a reason or a decline holds other times."""
+    tokens: frozenset[str] = frozenset()
+    """The tokens of ``folded`` (:func:`~proevent.agents.rules.cues.tokens_of`): set tests before patterns."""
 
 
 class Context(NamedTuple):  # a tuple: built at every message of both modes, and a cache key
@@ -124,11 +126,13 @@ _RE_ASKS = re.compile(r"(?<![\w'])(?:asks|asked|asking|wonders|wondering|wants t
 @lru_cache(maxsize=MEMO)
 def features(text: str, ref: datetime, cues: Cues) -> Features:
     folded = fold(text)
-    hits = cues.kinds_in(folded)
+    words = tokens_of(folded)
+    hits = cues.kinds_in(folded, words)
     if "hedge" in hits and all(m.group(0) == "if" and _RE_ASKS.search(folded, 0, m.start())
                                for m in cues.find("hedge", folded)):
         hits = hits - {"hedge"}  # "pappa asks if you can come at 1 instead": a relayed question, no hedge
     clause_kinds = [k for k in ("reason", "decline", "change", "ask", "agree") if k in hits]
+    after_my = bool(clause_kinds) and "after" in folded  # the rewrite below needs the word
     clauses: list[tuple[int, int, bool]] = []
     pos = 0
     for m in [*_RE_CLAUSE.finditer(folded), None]:
@@ -136,7 +140,7 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
         part = folded[pos:end]
         if part.strip():
             # a clause holds a phrase only if the whole message does: only those kinds are tried
-            said = _RE_AFTER_MY.sub("after the", part) if clause_kinds else part
+            said = _RE_AFTER_MY.sub("after the", part) if after_my else part
             has = {k for k in clause_kinds if cues.has(k, said)}
             reason = bool({"reason", "decline"} & has) and not ({"change", "ask", "agree"} & has)
             clauses.append((pos, end, reason))
@@ -146,7 +150,7 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
     if any(reason for _, _, reason in clauses):
         cancels = _no_event_at(folded, reading, cues)  # "no standup thursday": its day is the event's
         clauses = [(a, b, reason and not any(a <= c < b for c in cancels)) for a, b, reason in clauses]
-    return Features(text, folded, mask(text, ref), reading, hits, "?" in text, tuple(clauses))
+    return Features(text, folded, mask(text, ref, reading), reading, hits, "?" in text, tuple(clauses), words)
 
 
 _RE_NOT_BEFORE = re.compile(r"(?<![\w'])(?:not|instead of|rather than)\s+(?:at\s+)?$")
