@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from proevent.generate.evidence import parse_time
-from proevent.generate.validate import Issue, _replay, _structure
 from proevent.io.fastcase import FastCases
+from proevent.io.structure import Issue, _replay, _structure
 from proevent.model import Case, Timetable, UpdateOp
 
 ROOT = Path(__file__).resolve().parents[2]

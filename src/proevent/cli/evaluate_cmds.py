@@ -106,10 +106,10 @@ def _evaluate_run(dataset: Path, run: Path, *, judge: str | None, metrics_versio
                   other_dataset: bool, allow_judge_errors: bool) -> None:
     from proevent.cli.rounds import judge_pending
     from proevent.evaluate import JudgeFailed, evaluate
-    from proevent.generate.validate import require_structure
     from proevent.io import METRICS_FILE, FormatError, load_dataset, load_run, write_judge_decisions
     from proevent.io import write_metrics as _write_metrics
     from proevent.io.run import RunWriteError
+    from proevent.io.structure import require_structure
     from proevent.model import dataset_mismatch
 
     ds = load_dataset(dataset)

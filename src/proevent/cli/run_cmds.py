@@ -155,7 +155,7 @@ def run_cmd(
     with gc_paused():  # the cases stay alive: collections during the load and the check would only walk them
         ds = load_dataset(dataset)
         if not no_validate:
-            from proevent.generate.validate import require_structure
+            from proevent.io.structure import require_structure
 
             require_structure(ds, dataset)
     if estimate:
