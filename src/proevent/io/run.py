@@ -159,19 +159,31 @@ def _write_all(fd: int, data: bytes) -> None:
 _ENCODE = msgspec.json.encode
 
 
+_LEAVES = frozenset({str, int, bool, type(None)})
+"""The values msgspec and ``json`` write alike whatever they hold (exact types, not subclasses)."""
+
+
 def _plain_json(value: Any) -> bool:
     """``value`` holds only what msgspec writes exactly as ``json.dumps`` does: strings, ints, bools,
     ``None``, lists, dicts with string keys, and floats that Python writes without an exponent
-    (msgspec writes ``1e16`` where ``json`` writes ``1e+16``)."""
+    (msgspec writes ``1e16`` where ``json`` writes ``1e+16``). Leaves inside a list or dict are
+    tested in place, without a call each (most of an operation's values are strings)."""
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind in _LEAVES:
         return True
     if kind is float:
         return value == 0.0 or 1e-4 <= abs(value) < 1e16  # NaN and infinities fail both tests
+    leaves = _LEAVES
     if kind is list:
-        return all(_plain_json(v) for v in value)
+        for v in value:
+            if type(v) not in leaves and not _plain_json(v):
+                return False
+        return True
     if kind is dict:
-        return all(type(k) is str and _plain_json(v) for k, v in value.items())
+        for k, v in value.items():
+            if type(k) is not str or (type(v) not in leaves and not _plain_json(v)):
+                return False
+        return True
     return False
 
 
@@ -183,7 +195,7 @@ def line_bytes(line: BaseModel) -> bytes:
     annotation tool's gold lines, the human mode's drafts) take the general path."""
     if type(line) is PredictionLine and not line.__pydantic_extra__ and line.usage is None:
         fields = line.__dict__
-        if all(_plain_json(v) for v in fields.values()):
+        if _plain_json(fields):  # a dict of string keys: every field's value tested
             try:
                 return _ENCODE(fields) + b"\n"
             except (msgspec.MsgspecError, UnicodeError, TypeError, OverflowError):
