@@ -185,7 +185,9 @@ class RulesAgent:
         anchor = state.open.values.clock if state.open and state.open.values.clock else clock_of(
             subject.start if subject else None)
         desc = (subject.description if subject else "") or (state.open.activity if state.open else "") or ""
-        ctx = Context(user=user, sender=sender, members=tuple(chat.members), service=service, anchor=anchor,
+        if state.members is None:
+            state.members = tuple(chat.members)
+        ctx = Context(user=user, sender=sender, members=state.members, service=service, anchor=anchor,
                       usual=usual(f.folded) or (usual(desc) if desc else None),
                       discussing=state.open is not None or subject is not None,
                       open_by=state.open.by if state.open else None,
@@ -460,18 +462,21 @@ class RulesAgent:
     def _link(self, f: Features, chat: Chat, user: str, work: Work, state: ChatState) -> tuple[str | None, bool]:
         """The event of the working timetable the message names: by the words of its description or
         place, its day, its time; the chat's people and the chat's own focus break ties."""
-        others = set(chat.members) - {user}
+        others = state.others
+        if others is None:
+            others = state.others = frozenset(chat.members) - {user}
         words, days, times, parts, today = link_keys(f)
+        timed = bool(days or times or parts)
         best: tuple[float, str, bool] | None = None
-        for s in work.slots.values() if words or days or times or parts else ():  # no key: no event is named
+        for s in work.slots.values() if words or timed else ():  # no key: no event is named
             if s.deleted:
                 continue
             d, clock, slot_words = slot_reading(s.start, s.description, s.location)
             if d is not None and d < today:
                 continue
-            hit = 3 * min(2, len(words & slot_words)) if words else 0
+            hit = 3 * min(2, len(words & slot_words)) if words and not words.isdisjoint(slot_words) else 0
             when = 2 * (d in days) + (clock in times) + (1 if parts and clock and any(
-                a <= clock[0] < b for a, b in parts) else 0) if (days or times or parts) else 0
+                a <= clock[0] < b for a, b in parts) else 0) if timed else 0
             if not hit and not when:
                 continue
             overlap = not others.isdisjoint(s.participants)
@@ -484,7 +489,7 @@ class RulesAgent:
             return best[1], best[2]
         if state.focus in work.slots and not work.slots[state.focus].deleted:
             return None, False
-        shared = [s for s in work.live() if others & set(s.participants) and (
+        shared = [s for s in work.live() if not others.isdisjoint(s.participants) and (
             day_of(s.start) is None or day_of(s.start) >= today)]
         if len(shared) == 1:
             state.focus = shared[0].id

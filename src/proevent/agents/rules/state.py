@@ -66,6 +66,10 @@ class ChatState:
     fell: int | None = None
     """The message count when a proposal of a new event was last turned down (a "let's drop it" soon
     after gives up that plan, not an event of the timetable)."""
+    members: tuple[str, ...] | None = None
+    """The chat's members as a tuple (kept: every message's reading context names them)."""
+    others: frozenset[str] | None = None
+    """The chat's members but the user (kept: every message is linked by them)."""
 
 
 @dataclass(slots=True)
