@@ -51,18 +51,17 @@ class EvaluationResult:
 
 
 def _single_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list | None) -> list[int]:
-    row = [0] * len(SINGLE_FIELDS)
+    rows = []
     lines = run.lines
     for step in case.steps:
         line = lines.get((case.case_id, "single", step.t, repeat))
         if keep is not None:
             score = score_line(case, step.t, line, comp)
             keep.append(score)
-            counts = list(question_counts(score).values())  # keys in SINGLE_FIELDS order
+            rows.append(list(question_counts(score).values()))  # keys in SINGLE_FIELDS order
         else:
-            counts = line_row(case, step.t, line, comp)
-        row = [a + b for a, b in zip(row, counts)]
-    return row
+            rows.append(line_row(case, step.t, line, comp))
+    return [sum(column) for column in zip(*rows)] if rows else [0] * len(SINGLE_FIELDS)
 
 
 def _multi_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list | None) -> list[int]:

@@ -38,7 +38,7 @@ class People:
     A name stands for a person when, canonicalised, it is the first word of exactly one person.
     """
 
-    __slots__ = ("_first",)
+    __slots__ = ("_first", "_sets")
 
     def __init__(self, people: Iterable[str]) -> None:
         by_first: dict[str, set[str]] = {}
@@ -47,10 +47,17 @@ class People:
             if full:
                 by_first.setdefault(full.split(" ")[0], set()).add(full)
         self._first = {first: next(iter(fulls)) for first, fulls in by_first.items() if len(fulls) == 1}
+        self._sets: dict[tuple[str, ...], frozenset[str]] = {}
+        """:meth:`canonical_set` by names: a case's events repeat a few lists of participants through
+        every step (an event changed in its time keeps them)."""
 
     def canonical(self, name: str) -> str:
         c = canonical_name(name)
         return self._first.get(c, c)
 
     def canonical_set(self, names: Iterable[str]) -> frozenset[str]:
-        return frozenset(self.canonical(n) for n in names)
+        key = tuple(names)
+        found = self._sets.get(key)
+        if found is None:
+            found = self._sets[key] = frozenset(self.canonical(n) for n in key)
+        return found

@@ -71,14 +71,18 @@ def count_row(pred: Sequence[AnyOp], gold: Sequence[AnyOp], matched: Sequence[An
     """The count rule of one question (:meth:`QuestionScore.counts`) as values in :data:`COUNT_KEYS`
     order, from its non-cosmetic predicted and gold operations and the gold operations matched."""
     g, p, m = len(gold), len(pred), len(matched)
-    row = [1, int(g == 0), int(g == 0 and p > 0), int(g > 0), int(g > 0 and p == 0), p, g, m]
-    pred_types = [op.op for op in pred]
-    gold_types = [op.op for op in gold]
-    matched_types = [op.op for op in matched]
-    for t in OP_TYPES:  # an operation of no known type counts in none
-        row += (pred_types.count(t), gold_types.count(t), matched_types.count(t))
-    row += (int(missing), int(error), invalid)
-    return row
+    types = [0] * (3 * len(OP_TYPES))  # per type: predicted, gold, matched
+    for offset, ops in ((0, pred), (1, gold), (2, matched)):
+        for op in ops:
+            k = _TYPE_SLOT.get(op.op)
+            if k is not None:  # an operation of no known type counts in none
+                types[k + offset] += 1
+    return [1, int(g == 0), int(g == 0 and p > 0), int(g > 0), int(g > 0 and p == 0), p, g, m, *types,
+            int(missing), int(error), invalid]
+
+
+_TYPE_SLOT = {t: 3 * k for k, t in enumerate(OP_TYPES)}
+"""Where an operation type's three counts start among :func:`count_row`'s per-type values."""
 
 
 def refused_ops(ops: Sequence[AnyOp], ids_before: set[str]) -> dict[int, str]:
