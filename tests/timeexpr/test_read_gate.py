@@ -165,3 +165,31 @@ def test_the_next_weekday_ordinal_found_month_by_month_is_the_first_of_400_days(
 
     days_on = (today + timedelta(days=k) for k in range(400))
     assert _next_on(today, n, wd) == next((d for d in days_on if d.day == n and d.weekday() == wd), None)
+
+
+HOURS = st.sampled_from([(17, 24), (7, 11), (11, 15), (0, 24), (5, 9), (12, 13), (20, 22)])
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXTS, st.sampled_from([str.lower, str.upper, lambda s: s]),
+       st.integers(0, 6 * 24 * 4).map(lambda q: REF + timedelta(minutes=15 * q)), HOURS)
+def test_a_reading_whose_hours_do_not_matter_is_the_reading_without_them(text: str, case, ref: datetime,
+                                                                         hours: tuple[int, int]) -> None:
+    """``read`` with usual hours returns the reading without them when no clock time of that reading
+    has two candidates and the text holds no bare range (``clock.hours_matter``): the full reader
+    with the hours finds the same."""
+    from proevent.timeexpr.clock import hours_matter
+
+    text = case(text)
+    plain = read_all(text, fold(text), ref, None)
+    hinted = read_all(text, fold(text), ref, hours)
+    if not hours_matter(fold(text), plain.clocks):
+        assert hinted == plain, text
+    assert read(text, ref, hours) == hinted
+
+
+@pytest.mark.parametrize("text", ["7pm?", "sat at 19:30", "dinner 7-9", "at 7", "8 or 9?", "7 till 10", "noon tmrw",
+                                  "from 6:30pm to 8pm", "in 20 min", "2 hours"])
+@pytest.mark.parametrize("hours", [(17, 24), (7, 11), (0, 24)])
+def test_reading_with_usual_hours_is_the_full_reading(text: str, hours: tuple[int, int]) -> None:
+    _agree(text, REF, hours)

@@ -213,6 +213,16 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
     return _ends(text, out)
 
 
+def hours_matter(text: str, clocks: Sequence[ClockMention]) -> bool:
+    """Whether :func:`read_clocks` of ``text`` with a ``hint`` may differ from ``clocks``, its reading
+    without one. The hint enters in three places only: the pick among an hour's candidates (one
+    candidate is picked whatever the hint), the licence of a range without am/pm (none without a
+    match of its pattern) and the same-half rule (only for hours of two candidates); what is found
+    does not depend on it otherwise. So when every clock time read without a hint has one candidate
+    and the text holds no bare range, the reading with any hint is the same."""
+    return any(len(c.times) > 1 for c in clocks) or _RE_RANGE.search(text) is not None
+
+
 def _local_part(text: str, a: int, b: int, parts: list[PartOfDay]) -> Hours | None:
     """The part of the day said right next to a time ("8 tonight", "sat morning at 9")."""
     for p in parts:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 
-from proevent.timeexpr.clock import Hours, read_clocks
+from proevent.timeexpr.clock import Hours, hours_matter, read_clocks
 from proevent.timeexpr.corrections import correct
 from proevent.timeexpr.days import read_days
 from proevent.timeexpr.durations import read_durations
@@ -65,6 +65,10 @@ def _read(original: str, ref: datetime, usual_hours: Hours | None) -> Reading:
     text = fold(original)
     if nothing_to_read(text):
         return Reading(text=original, ref=ref)
+    if usual_hours is not None:
+        plain = _read(original, ref, None)
+        if not hours_matter(text, plain.clocks):
+            return plain  # no clock time open to usual hours: the reading without them (callers read both)
     return read_all(original, text, ref, usual_hours)
 
 
