@@ -156,3 +156,45 @@ def test_kinds_of_the_written_messages_are_those_a_search_finds(folder: str) -> 
         for step in json.loads(line)["steps"]:
             for m in step["messages"]:
                 assert load_cues().kinds_in(fold(m["text"])) == _kinds_by_search(fold(m["text"])), m["text"]
+
+
+def _activity_by_search(folded: str) -> str | None:
+    """The first activity of the list whose pattern a search finds (what ``activity_of`` gives)."""
+    import re
+
+    for word in load_cues().activities:
+        if re.search(rf"(?<![\w']){re.escape(word)}s?(?![\w'])", folded):
+            return word
+    return None
+
+
+_ACTIVITY_WORDS = list(load_cues().activities)
+
+
+@given(st.lists(st.one_of(st.sampled_from(_ACTIVITY_WORDS), st.sampled_from([w + "s" for w in _ACTIVITY_WORDS]),
+                          st.text(alphabet="abcs'’ -_é!?,.🙂\n", max_size=5),
+                          st.sampled_from(["catch", "up", "book", "check", "the", "my", "s", "'s", "x"])),
+                max_size=8).map(" ".join))
+def test_the_activity_found_by_its_tokens_is_the_first_a_search_finds(text: str) -> None:
+    """``activity_of`` tries only the activities whose first token (or that token and an "s") is a
+    token of the text, and matches a one-token activity by that alone: the same activity as a
+    search of every pattern in the list's order."""
+    from proevent.agents.rules.cues import fold
+    from proevent.agents.rules.reading import activity_of
+
+    assert activity_of(fold(text), load_cues()) == _activity_by_search(fold(text))
+
+
+@pytest.mark.parametrize("folder", ["handwritten", "booking"])
+def test_the_activity_of_the_written_messages_is_the_first_a_search_finds(folder: str) -> None:
+    import json
+    from pathlib import Path
+
+    from proevent.agents.rules.cues import fold
+    from proevent.agents.rules.reading import activity_of
+
+    path = Path(__file__).resolve().parents[2] / "examples" / folder / "cases.jsonl"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        for step in json.loads(line)["steps"]:
+            for m in step["messages"]:
+                assert activity_of(fold(m["text"]), load_cues()) == _activity_by_search(fold(m["text"])), m["text"]

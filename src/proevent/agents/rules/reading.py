@@ -268,21 +268,40 @@ def _place_instead(f: Features, cues: Cues) -> str | None:
 @lru_cache(maxsize=MEMO)
 def activity_of(folded: str, cues: Cues) -> str | None:
     """The first word of the ``activities`` list the text names (the list's order decides)."""
+    index, entries, always = _activity_index(cues)
     tokens = set(_RE_TOKEN.findall(folded))
-    for word, first, pattern in _activity_patterns(cues):
-        if (first is None or first in tokens or first + "s" in tokens) and pattern.search(folded):
+    found = [i for token in tokens for i in index.get(token, ())]
+    for i in sorted({*found, *always}) if found or always else ():
+        word, pattern = entries[i]
+        if pattern is None or pattern.search(folded):
             return word
     return None
 
 
 @lru_cache(maxsize=4)
-def _activity_patterns(cues: Cues) -> tuple[tuple[str, str | None, re.Pattern[str]], ...]:
-    """Each activity with its first token (a cheap test before the pattern) and its pattern."""
-    out = []
-    for word in cues.activities:
+def _activity_index(cues: Cues) -> tuple[dict[str, tuple[int, ...]], tuple[tuple[str, re.Pattern[str] | None], ...],
+                                         tuple[int, ...]]:
+    """The activities by the tokens that may open them, and each with its pattern.
+
+    An activity ``w`` matches ``(?<![\\w'])w s?(?![\\w'])``: its first token, or that token and an "s",
+    is a token of the text. So ``index`` maps both to the activity's position in the list and only
+    those activities are tried, in list order; an activity of one token matches exactly when one of
+    them is a text token, so it needs no pattern (``None``). ``always``: activities that open with
+    no token, tried on every text.
+    """
+    index: dict[str, list[int]] = {}
+    entries: list[tuple[str, re.Pattern[str] | None]] = []
+    always: list[int] = []
+    for i, word in enumerate(cues.activities):
         first = _RE_TOKEN.match(word)
-        out.append((word, first.group(0) if first else None, re.compile(rf"(?<![\w']){re.escape(word)}s?(?![\w'])")))
-    return tuple(out)
+        whole = first is not None and first.group(0) == word
+        entries.append((word, None if whole else re.compile(rf"(?<![\w']){re.escape(word)}s?(?![\w'])")))
+        if first is None:
+            always.append(i)
+            continue
+        for token in (first.group(0), first.group(0) + "s"):
+            index.setdefault(token, []).append(i)
+    return {k: tuple(v) for k, v in index.items()}, tuple(entries), tuple(always)
 
 
 @lru_cache(maxsize=4096)
