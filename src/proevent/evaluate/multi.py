@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any
 
 from proevent.evaluate.equivalence import Comparator, is_cosmetic
@@ -158,38 +159,42 @@ def _same_objects(now: Sequence[Event], before: Sequence[Event] | None) -> bool:
     the one matching that the tie rule of :func:`event_matching` picks again: M_t = M_{t-1}, and the
     judge is not asked the same pairs twice. (A case's gold events are shared from step to step, and
     a step without operations keeps the agent's timetable, so a quiet step is such a step.)"""
-    return before is not None and len(now) == len(before) and all(a is b for a, b in zip(now, before))
+    return before is not None and len(now) == len(before) and all(map(is_, now, before))
 
 
-def _match_keys(comparator: Comparator) -> Callable[[Event], tuple[Any, ...]]:
+def _match_keys(comparator: Comparator) -> Callable[[Sequence[Event]], list[tuple[Any, ...]]]:
     """What an event must share with another to be compared at all (start, end, the canonical
     participants), remembered per event object for one case: its events stay the same objects
-    from step to step (the gold's are shared, the agent's carried over), so each is read once."""
-    people = comparator.people
+    from step to step (the gold's are shared, the agent's carried over), so each is read once.
+    The function returned gives the keys of a list of events (one call a list, not an event)."""
+    canonical_set = comparator.people.canonical_set
     known: dict[int, tuple[Any, ...]] = {}
     held: list[Event] = []  # every event keyed stays alive meanwhile, so no id is reused
 
-    def key(ev: Event) -> tuple[Any, ...]:
-        value = known.get(id(ev))
-        if value is None:
-            value = known[id(ev)] = (ev.start, ev.end, people.canonical_set(ev.participants))
-            held.append(ev)
-        return value
+    def keys(events: Sequence[Event]) -> list[tuple[Any, ...]]:
+        out = []
+        for ev in events:
+            value = known.get(id(ev))
+            if value is None:
+                value = known[id(ev)] = (ev.start, ev.end, canonical_set(ev.participants))
+                held.append(ev)
+            out.append(value)
+        return out
 
-    return key
+    return keys
 
 
 def _match_events(
     gold: Sequence[Event], pred: Sequence[Event], comparator: Comparator, previous: Mapping[str, str],
-    key: Callable[[Event], tuple[Any, ...]],
+    keys: Callable[[Sequence[Event]], list[tuple[Any, ...]]],
 ) -> list[tuple[str, str]]:
     buckets: dict[tuple, list[int]] = {}
-    for j, ev in enumerate(pred):
-        buckets.setdefault(key(ev), []).append(j)
+    for j, k in enumerate(keys(pred)):
+        buckets.setdefault(k, []).append(j)
     compatible: list[tuple[int, int]] = []
     same = comparator.judge.same
-    for i, g in enumerate(gold):
-        for j in buckets.get(key(g), ()):
+    for i, (g, k) in enumerate(zip(gold, keys(gold))):
+        for j in buckets.get(k, ()):
             p = pred[j]
             if p is g or same(g.location, p.location, (g, p)):  # the very event (never changed): the same place
                 compatible.append((i, j))
