@@ -187,12 +187,12 @@ class RulesAgent:
         desc = (subject.description if subject else "") or (state.open.activity if state.open else "") or ""
         if state.members is None:
             state.members = tuple(chat.members)
-        ctx = Context(user=user, sender=sender, members=state.members, service=service, anchor=anchor,
-                      usual=usual(f.folded) or (usual(desc) if desc else None),
-                      discussing=state.open is not None or subject is not None,
-                      open_by=state.open.by if state.open else None,
-                      current_day=(state.open.values.day if state.open else None) or day_of(
-                          subject.start if subject else None), place_asked=state.where_asked)
+        ctx = Context(user, sender, state.members, service, anchor,  # by position: built at every message
+                      usual(f.folded) or (usual(desc) if desc else None),  # usual hours
+                      state.open is not None or subject is not None,  # discussing
+                      state.open.by if state.open else None,  # open_by
+                      (state.open.values.day if state.open else None) or day_of(  # current_day
+                          subject.start if subject else None), state.where_asked)  # place_asked
         _, move = read_features(f, ctx, self.cues)
         move.about = about
         if isinstance(move, Dropout) and move.day is not None:

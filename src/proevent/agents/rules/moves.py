@@ -40,7 +40,8 @@ class Values:
                       self.start_only)
 
     def any(self) -> bool:
-        return any(v is not None for v in (self.day, self.clock, self.end, self.minutes, self.place))
+        return (self.day is not None or self.clock is not None or self.end is not None or self.minutes is not None
+                or self.place is not None)
 
     def merged(self, newer: Values) -> Values:
         """``newer`` over ``self``: a counter-proposal keeps what it does not say."""

@@ -131,18 +131,21 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
     if "hedge" in hits and all(m.group(0) == "if" and _RE_ASKS.search(folded, 0, m.start())
                                for m in cues.find("hedge", folded)):
         hits = hits - {"hedge"}  # "pappa asks if you can come at 1 instead": a relayed question, no hedge
-    clause_kinds = [k for k in ("reason", "decline", "change", "ask", "agree") if k in hits]
-    after_my = bool(clause_kinds) and "after" in folded  # the rewrite below needs the word
+    # a clause holds a phrase only if the whole message does: only those kinds are tried, and a
+    # clause can be a reason only when the message holds a reason or a decline
+    gives = [k for k in ("reason", "decline") if k in hits]
+    unless = [k for k in ("change", "ask", "agree") if k in hits] if gives else []
+    after_my = bool(gives) and "after" in folded  # the rewrite below needs the word
     clauses: list[tuple[int, int, bool]] = []
     pos = 0
     for m in [*_RE_CLAUSE.finditer(folded), None]:
         end = m.start() if m is not None else len(folded)
         part = folded[pos:end]
         if part.strip():
-            # a clause holds a phrase only if the whole message does: only those kinds are tried
-            said = _RE_AFTER_MY.sub("after the", part) if after_my else part
-            has = {k for k in clause_kinds if cues.has(k, said)}
-            reason = bool({"reason", "decline"} & has) and not ({"change", "ask", "agree"} & has)
+            reason = False
+            if gives:
+                said = _RE_AFTER_MY.sub("after the", part) if after_my else part
+                reason = any(cues.has(k, said) for k in gives) and not any(cues.has(k, said) for k in unless)
             clauses.append((pos, end, reason))
         if m is not None:
             pos = m.end()
@@ -162,7 +165,10 @@ def _negated(f: Features, start: int) -> bool:
 
 
 def in_reason(f: Features, start: int) -> bool:
-    return any(a <= start < b and reason for a, b, reason in f.clauses)
+    for a, b, reason in f.clauses:  # a loop, not any(): asked for every mention of every message
+        if reason and a <= start < b:
+            return True
+    return False
 
 
 def _pick(times: frozenset[Clock], best: Clock, bare: bool, ctx: Context) -> Clock:
@@ -188,10 +194,13 @@ def values_of(f: Features, ctx: Context, cues: Cues) -> Values:
 def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, current_day: date | None,
             cues: Cues) -> Values:
     """:func:`values_of` on what it depends on (the rules ask it several times for one message)."""
-    ctx = Context(user="", sender="", members=(), anchor=anchor, usual=usual, current_day=current_day)
     bare = f.reading.clocks or _RE_DIGIT.search(f.text)
     r = read(f.text, f.reading.ref, usual) if usual is not None and bare else f.reading
     v = Values()
+    if not (r.days or r.ranges or r.parts or r.clocks or r.durations):
+        v.place = _place_of(f, cues)  # no day, time or length: only a place (most messages)
+        return v
+    ctx = Context(user="", sender="", members=(), anchor=anchor, usual=usual, current_day=current_day)
     days = [d for d in r.days if not d.retracted and not in_reason(f, d.start)]
     corrected = [d for d in days if d.corrects]
     if len(days) > 1 and ctx.current_day is not None:
@@ -400,7 +409,7 @@ def _others_plan(f: Features, ctx: Context, cues: Cues) -> Move | None:
 
 
 def _lateness(f: Features, ctx: Context, cues: Cues) -> Move | None:
-    if any(c.corrects or _negated(f, c.start) for c in f.reading.clocks):
+    if f.reading.clocks and any(c.corrects or _negated(f, c.start) for c in f.reading.clocks):
         return None  # "it's 7:30 tonight not 7, he's stuck at work": a correction, not lateness
     if "late" in f.hits and not ({"change", "cancel", "ask"} & f.hits) and not f.question:
         return Nothing(ctx.sender)
