@@ -265,3 +265,18 @@ def test_the_whole_file_reader_reads_plain_files_and_declines_the_rest(tmp_path:
             last[ln.key] = ln
         run = load_run(tmp_path)
         assert run.all_lines == len(slow) and list(run.lines.items()) == list(last.items())
+
+
+leaves = st.none() | st.booleans() | st.integers(-10, 10) | st.text(alphabet="[]{}ab\\\"", max_size=4)
+json_values = st.recursive(leaves, lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=60)
+
+
+@settings(max_examples=400)
+@given(json_values, st.integers(0, 6))
+def test_a_value_called_shallow_is_no_deeper_than_the_limit(value: object, limit: int) -> None:
+    from proevent.io.dataset import _shallow
+
+    if _shallow(value, limit):
+        assert _depth(value, limit) <= limit
+    assert _shallow(_nested(limit), limit) and not _shallow(_nested(limit + 1), limit)
