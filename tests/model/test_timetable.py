@@ -127,3 +127,28 @@ def test_ids_are_never_reused(pair, data):
             history.add(eid)
         assert all(id_number(e) is not None for e in res.inserted_ids)
         table = res.timetable
+
+
+def _reference_table(events, max_id):
+    """The constructor as first written: (events by id, max_id) or the duplicate's message."""
+    table = {}
+    for ev in events:
+        if ev.id in table:
+            return f"duplicate event id {ev.id!r}"
+        table[ev.id] = ev
+    seen = [n for n in (id_number(i) for i in table) if n is not None]
+    return list(table.items()), max([0, *seen] if max_id is None else [max_id, *seen])
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(["e1", "e2", "e10", "e0", "e01", "x", "E3", "e7"]), max_size=6),
+       st.none() | st.integers(0, 20), st.booleans())
+def test_the_constructor_keeps_its_first_definition(ids, max_id, as_generator) -> None:
+    events = [make_event(i, start="2026-03-14T10:00") for i in ids]
+    expected = _reference_table(events, max_id)
+    try:
+        table = Timetable((e for e in events) if as_generator else events, max_id=max_id)
+    except ValueError as exc:
+        assert str(exc) == expected
+    else:
+        assert (list(table._events.items()), table.max_id) == expected

@@ -65,13 +65,16 @@ class Timetable:
     __slots__ = ("_events", "max_id")
 
     def __init__(self, events: Iterable[Event] = (), max_id: int | None = None) -> None:
-        self._events: dict[str, Event] = {}
-        for ev in events:
-            if ev.id in self._events:
-                raise ValueError(f"duplicate event id {ev.id!r}")
-            self._events[ev.id] = ev
-        seen = [n for n in (id_number(i) for i in self._events) if n is not None]
-        self.max_id = max([0, *seen] if max_id is None else [max_id, *seen])
+        events = events if type(events) is list else list(events)
+        self._events: dict[str, Event] = {ev.id: ev for ev in events}
+        if len(self._events) != len(events):  # a duplicate: named as the first repeat met in order
+            seen_ids: set[str] = set()
+            for ev in events:
+                if ev.id in seen_ids:
+                    raise ValueError(f"duplicate event id {ev.id!r}")
+                seen_ids.add(ev.id)
+        numbers = [n for n in map(id_number, self._events) if n is not None]
+        self.max_id = max([0 if max_id is None else max_id, *numbers])
 
     @property
     def events(self) -> list[Event]:
