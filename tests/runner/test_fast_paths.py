@@ -91,3 +91,16 @@ def test_young_collections_are_fewer_while_the_workers_run_and_restored_after(tm
     assert summary.written > 0 and summary.errors == 0
     assert spy.seen == {(max(20_000, before[0]), *before[1:])}
     assert gc.get_threshold() == before
+
+
+@settings(max_examples=200, deadline=None)
+@given(line=lines(), secrets=st.lists(st.sampled_from(SECRETS), max_size=1))
+def test_the_runner_redacts_each_line_as_redact_line_does_whatever_it_remembers(line: PredictionLine,
+                                                                               secrets: list[str]) -> None:
+    from proevent.runner.batch import _redacted
+
+    for _ in range(2):  # the second time the case id's answer is remembered
+        assert _redacted(line, secrets).model_dump() == redact_line(line, secrets).model_dump()
+    bare = PredictionLine(case_id=line.case_id, mode="multi", t=3, ops=line.ops)  # an offline agent's line
+    for _ in range(2):
+        assert _redacted(bare, []).model_dump() == redact_line(bare, []).model_dump()

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -138,9 +139,16 @@ def _redacted(line: PredictionLine, secrets: list[str]) -> PredictionLine:
     text but the case id (itself clean) and the operations (searched for the secrets only). An
     offline agent's lines are so; dumping and walking each of them cost a third of an oracle run."""
     if (secrets or line.error is not None or line.raw is not None or line.__pydantic_extra__
-            or (line.usage is not None and line.usage.__pydantic_extra__) or redact(line.case_id) != line.case_id):
+            or (line.usage is not None and line.usage.__pydantic_extra__) or not _clean_id(line.case_id)):
         return redact_line(line, secrets)
     return line
+
+
+@lru_cache(maxsize=1 << 16)
+def _clean_id(case_id: str) -> bool:
+    """The case id holds nothing :func:`redact` would remove (its patterns are fixed: one answer
+    per id, and a case's every line asks)."""
+    return redact(case_id) == case_id
 
 
 _YOUNG_THRESHOLD = 20_000
