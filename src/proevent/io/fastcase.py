@@ -14,6 +14,7 @@ field: this reader never reports an error itself, it only declines.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -41,7 +42,7 @@ class _Event(Struct, gc=False):
     start: _TimeOrDate  # the order of the pydantic model's fields (EventData's, then id)
     end: _TimeOrDate
     location: str | None
-    participants: list[str]
+    participants: tuple[str, ...]  # a tuple: the whole struct, as a tuple, is the key that shares it
     description: str | None
     id: str
 
@@ -103,7 +104,8 @@ _TIME_OR_DATE = is_normal_time_or_date
 _make_case = build_full(Case)
 _make_chat, _make_event, _make_data = build_full(Chat), build_full(Event), build_full(EventData)
 _make_insert, _make_update, _make_delete = build_full(InsertOp), build_full(UpdateOp), build_full(DeleteOp)
-_asdict = msgspec.structs.asdict
+_asdict, _astuple = msgspec.structs.asdict, msgspec.structs.astuple
+_TIME_OF = attrgetter("time")
 
 
 class _Declined(Exception):
@@ -186,7 +188,7 @@ class FastCases:
         def events(items: list[_Event]) -> list[Event]:
             out = []
             for e in items:
-                key = (e.id, e.start, e.end, e.location, tuple(e.participants), e.description)
+                key = _astuple(e)  # every field: (start, end, location, participants, description, id)
                 ev = shared.get(key)
                 if ev is None:
                     fields = _asdict(e)
@@ -203,7 +205,7 @@ class FastCases:
             for s in c.steps:
                 times.append(s.start)
                 times.append(s.end)
-                times += [m.time for m in s.messages]
+                times += map(_TIME_OF, s.messages)
                 steps.append(_pending_step({  # its messages are built from the checked structs when read
                     "t": s.t, "start": s.start, "end": s.end,
                     "gold_ops": [_op(op, dates) for op in s.gold_ops],
