@@ -182,16 +182,16 @@ class RulesAgent:
         subject = work.slots.get(about or state.focus or "") if (about or state.focus) else None
         if subject is not None and subject.deleted:
             subject = None
-        anchor = state.open.values.clock if state.open and state.open.values.clock else clock_of(
-            subject.start if subject else None)
-        desc = (subject.description if subject else "") or (state.open.activity if state.open else "") or ""
+        draft = state.open
+        anchor = draft.values.clock if draft and draft.values.clock else clock_of(subject.start if subject else None)
+        desc = (subject.description if subject else "") or (draft.activity if draft else "") or ""
         if state.members is None:
             state.members = tuple(chat.members)
         ctx = Context(user, sender, state.members, service, anchor,  # by position: built at every message
                       usual(f.folded) or (usual(desc) if desc else None),  # usual hours
-                      state.open is not None or subject is not None,  # discussing
-                      state.open.by if state.open else None,  # open_by
-                      (state.open.values.day if state.open else None) or day_of(  # current_day
+                      draft is not None or subject is not None,  # discussing
+                      draft.by if draft else None,  # open_by
+                      (draft.values.day if draft else None) or day_of(  # current_day
                           subject.start if subject else None), state.where_asked)  # place_asked
         _, move = read_features(f, ctx, self.cues)
         move.about = about
@@ -216,8 +216,9 @@ class RulesAgent:
             state.where_asked = True
         elif getattr(move, "values", None) is not None and move.values.place is not None:
             state.where_asked = False
-        called = self._roll_call(state, move, f, chat, user, work)
-        if not called:
+        # (the roll-call and the moves below do nothing without a roll-call open, or for a Nothing)
+        called = state.call is not None and state.open is None and self._roll_call(state, move, f, chat, user, work)
+        if not called and not isinstance(move, Nothing):
             self._apply(state, move, chat, user, work, subject, service)
         now = (state.open, state.open.values if state.open else None)
         if state.open is not None and now != before:
