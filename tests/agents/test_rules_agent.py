@@ -198,3 +198,28 @@ def test_the_activity_of_the_written_messages_is_the_first_a_search_finds(folder
         for step in json.loads(line)["steps"]:
             for m in step["messages"]:
                 assert activity_of(fold(m["text"]), load_cues()) == _activity_by_search(fold(m["text"])), m["text"]
+
+
+_MARK_PIECES = ["straight after", "right after my", "just after the gym", "after", "where", "which place", "what place",
+                "which spot", "any ideas for a place", "place tbc", "venue tbd", "location to be confirmed",
+                "where undecided", "look for another place", "finding a new spot", "searching a different venue",
+                "tba", "a new", "another", "spot", "place", "instead", "x"]
+
+
+@given(st.lists(st.one_of(st.sampled_from(_MARK_PIECES), st.text(alphabet="aeiorstlp'’ -_é!?,.\n", max_size=6)),
+                max_size=8).map(" ".join))
+def test_substring_tests_before_the_marks_and_the_cleared_place_skip_only_texts_they_cannot_match(text: str) -> None:
+    """``_marks`` ("straight after X", "where") and the cleared-place test search their patterns only
+    when the text holds a word each form needs: the same as searching every text."""
+    from proevent.agents.rules.agent import _RE_AFTER, _RE_WHERE, _marks
+    from proevent.agents.rules.cues import fold
+    from proevent.agents.rules.reading import _CLEAR_PLACE_WORDS, _RE_CLEAR_PLACE, features
+
+    folded = fold(text)
+    f = features(text, datetime(2026, 3, 10, 9, 0), load_cues())
+    after, where = _marks.__wrapped__(f)
+    full = _RE_AFTER.search(folded)
+    assert (after is None) == (full is None) and (after is None or after.span() == full.span())
+    assert where == (_RE_WHERE.search(folded) is not None)
+    if _RE_CLEAR_PLACE.search(folded):
+        assert any(word in folded for word in _CLEAR_PLACE_WORDS)

@@ -88,7 +88,10 @@ _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|an
 @lru_cache(maxsize=MEMO)
 def _marks(f: Features) -> tuple[re.Match[str] | None, bool]:
     """The message's "straight after X" and whether it asks where (both modes play every message)."""
-    return _RE_AFTER.search(f.folded), _RE_WHERE.search(f.folded) is not None
+    text = f.folded
+    after = _RE_AFTER.search(text) if "after" in text else None  # each pattern needs its words
+    where = ("where" in text or "place" in text or "spot" in text) and _RE_WHERE.search(text) is not None
+    return after, where
 
 
 _RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")

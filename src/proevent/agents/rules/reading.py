@@ -55,6 +55,8 @@ _RE_CLEAR_PLACE = re.compile(r"(?<![\w'])(?:place|venue|location|where)\s+"
                              r"(?:tbc|tbd|tba|to be confirmed|undecided)"
                              r"|(?:look|find|search)\w*\s+(?:for\s+)?(?:another|a new|a different)\s+"
                              r"(?:place|spot|venue)")
+_CLEAR_PLACE_WORDS = ("tbc", "tbd", "tba", "to be confirmed", "undecided", "another", "a new", "a different")
+"""Each form of :data:`_RE_CLEAR_PLACE` holds one of these (a substring test before the pattern)."""
 _RE_DONE = re.compile(r"(?<![\w'])(?:booked|i've booked|ive booked|i booked|got us|reserved|made an appointment)")
 _RE_SAME = re.compile(r"(?<![\w'])same\s+(?:time|place|spot)(?![\w'])")
 _RE_OPTIONS = re.compile(r"\0\s+or\s+\0|\0\s+or\s+\d")
@@ -247,7 +249,7 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
 @lru_cache(maxsize=MEMO)
 def _place_of(f: Features, cues: Cues) -> str | None:
     """The place the message names (outside a reason), or a marker: it depends on the message alone."""
-    if _RE_CLEAR_PLACE.search(f.folded):
+    if any(word in f.folded for word in _CLEAR_PLACE_WORDS) and _RE_CLEAR_PLACE.search(f.folded):
         return CLEARED
     if "usual" in f.folded and _RE_USUAL.search(f.folded):
         return USUAL  # resolved against the timetable by the agent
