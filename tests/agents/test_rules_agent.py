@@ -223,3 +223,26 @@ def test_substring_tests_before_the_marks_and_the_cleared_place_skip_only_texts_
     assert where == (_RE_WHERE.search(folded) is not None)
     if _RE_CLEAR_PLACE.search(folded):
         assert any(word in folded for word in _CLEAR_PLACE_WORDS)
+
+
+_PART_PIECES = ["morning", "the afternoon one", "lunch time", "lunchtime", "arvo", "eve", "evening", "night", "nite",
+                "tonight", "no standup thursday", "no practice tonight", "no rush tomorrow", "no", "sat", "thu", "x",
+                "no yoga", "mornings", "pm"]
+
+
+@given(st.lists(st.one_of(st.sampled_from(_PART_PIECES), st.text(alphabet="aeinorst'’ -_é!?,.\n", max_size=6)),
+                max_size=8).map(" ".join))
+def test_set_tests_before_the_part_words_and_no_event_keep_what_the_patterns_find(text: str) -> None:
+    """The part-of-day words a message names without a day, and its "no standup thursday", are
+    looked for only when the message holds what each pattern needs: the same as looking always."""
+    from proevent.agents.rules.links import _part_pattern, _part_words
+    from proevent.agents.rules.reading import _RE_NO_EVENT, _no_event_at, activity_of, features
+
+    cues = load_cues()
+    f = features(text, datetime(2026, 3, 10, 9, 0), cues)
+    pattern, hours, _ = _part_pattern()
+    assert _part_words(f) == [hours[m.group(0)] for m in pattern.finditer(f.folded)]
+    r = f.reading
+    starts = {d.start for d in r.days if not d.retracted} | {p.start for p in r.parts}
+    assert _no_event_at(f.folded, r, cues) == [m.start(1) for m in _RE_NO_EVENT.finditer(f.folded)
+                                               if m.end() in starts and activity_of(m.group(1), cues)]

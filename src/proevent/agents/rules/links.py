@@ -20,6 +20,7 @@ _RECENT = 3
 _RECENT_GROUP = 6
 """The same in a group chat: a plan put to a group is answered by several members in turn."""
 _RE_W = re.compile(r"\w+")
+_RE_TOKEN = re.compile(r"[\w']+")
 
 
 @lru_cache(maxsize=MEMO)
@@ -30,23 +31,31 @@ def link_keys(f: Features) -> tuple[frozenset[str], frozenset[date], frozenset[t
     reason, and its send day."""
     days = frozenset(d.best for d in f.reading.days if not in_reason(f, d.start))
     times = frozenset(t for c in f.reading.clocks if not in_reason(f, c.start) for t in c.times)
-    parts = [p.hours for p in f.reading.parts if not in_reason(f, p.start)] or _part_words(f.folded)
+    parts = [p.hours for p in f.reading.parts if not in_reason(f, p.start)] or _part_words(f)
     return content_words(f.text), days, times, tuple(parts), f.reading.ref.date()
 
 
 @lru_cache(maxsize=1)
-def _part_pattern() -> tuple[re.Pattern[str], dict[str, tuple[int, int]]]:
+def _part_pattern() -> tuple[re.Pattern[str], dict[str, tuple[int, int]], frozenset[str]]:
+    """The pattern of the part-of-day words, their hours, and the first token of each (a word on the
+    pattern's boundaries opens on a whole token of the text: a set test before the pattern)."""
     vocab = vocabulary()
     hours = {w: vocab.parts_of_day[name] for w, name in vocab.part_words.items()
              if name in vocab.parts_of_day and len(w) > 2}  # not "pm": "pm me"
     alts = "|".join(re.escape(w) for w in sorted(hours, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])(?:{alts})(?![\w'])"), hours
+    opening = [_RE_TOKEN.match(w) for w in hours]
+    if any(m is None for m in opening):
+        raise ValueError("vocabulary.json: a part-of-day word that does not open with a letter")
+    firsts = frozenset(m.group(0) for m in opening if m is not None)
+    return re.compile(rf"(?<![\w'])(?:{alts})(?![\w'])"), hours, firsts
 
 
-def _part_words(folded: str) -> list[tuple[int, int]]:
+def _part_words(f: Features) -> list[tuple[int, int]]:
     """The hours of the parts of the day a message names without a day ("the afternoon one")."""
-    pattern, hours = _part_pattern()
-    return [hours[m.group(0)] for m in pattern.finditer(folded)]
+    pattern, hours, firsts = _part_pattern()
+    if f.tokens.isdisjoint(firsts):
+        return []
+    return [hours[m.group(0)] for m in pattern.finditer(f.folded)]
 
 
 def habit_place(kind: str, chat: Chat, user: str, work: Work, now: datetime) -> str | None:

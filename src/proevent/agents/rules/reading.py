@@ -99,7 +99,7 @@ class Features:
     question: bool
     clauses: tuple[tuple[int, int, bool], ...]
     """(start, end, is_reason): a clause that gives a reason or a decline holds other times."""
-    tokens: frozenset[str] = frozenset()
+    tokens: frozenset[str]
     """The tokens of ``folded`` (:func:`~proevent.agents.rules.cues.tokens_of`): set tests before patterns."""
 
 
@@ -453,6 +453,8 @@ _RE_NO_EVENT = re.compile(r"(?:^|[,.;!?]\s*)no\s+((?:[a-z][\w'-]*\s+){1,2}?)(?:o
 def _no_event_at(folded: str, reading: Reading, cues: Cues) -> list[int]:
     """Where "no standup thursday", "no practice tonight" begin: an activity said with "no" and then
     its day cancels it (not "no thursday for me", a drop-out, nor "no rush tomorrow": no activity)."""
+    if "no" not in folded or not (reading.days or reading.parts):
+        return []  # the pattern needs "no", and what it finds counts only before a day or a part of the day
     starts = {d.start for d in reading.days if not d.retracted} | {p.start for p in reading.parts}
     return [m.start(1) for m in _RE_NO_EVENT.finditer(folded) if m.end() in starts and activity_of(m.group(1), cues)]
 
