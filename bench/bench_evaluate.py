@@ -9,13 +9,16 @@ in a fresh process and as the median of --repeat tries:
 - the independent stdlib reference scorer (bench/reference_scorer.py) on the same files;
 - `proevent run DATASET --agent oracle --mode both` into a new folder.
 
-Printed: CPU seconds (user + system of the process), peak resident memory, and the CPU seconds
-per 1,000 cases with the slope between sizes. Targets at 10,000 cases on a 2-core machine
+Printed: CPU seconds (user + system of the process; the median, and the range of the tries),
+peak resident memory, and the CPU seconds per 1,000 cases with the slope between sizes. With
+``--baseline SRC`` (the ``src`` folder of another tree, e.g. ``git archive HEAD~5 | tar -x -C
+/tmp/base``) each try of evaluate and oracle runs that tree's code too, alternated with this
+one's, so that both see the same load on a shared machine. Targets at 10,000 cases on a 2-core machine
 (issue 14): evaluate with intervals <= 5 s CPU and <= 600 MB, the per-1,000-case slope at 10k
 within 10% of the slope at 1k, faster than the reference scorer; `run --agent oracle` <= 6 s CPU
 and <= 600 MB.
 
-    python bench/bench_evaluate.py [--sizes 1279 5000 10000] [--repeat 3] [--work DIR]
+    python bench/bench_evaluate.py [--sizes 1279 5000 10000] [--repeat 3] [--work DIR] [--baseline SRC]
 """
 
 from __future__ import annotations
@@ -33,9 +36,11 @@ ROOT = Path(__file__).resolve().parents[1]
 CLI = "import sys; from proevent.cli import main; sys.exit(main())"
 
 
-def measure(args: list[str], cwd: Path) -> tuple[float, float]:
-    """CPU seconds and peak memory (MB) of one child process, from os.wait4's resource usage."""
-    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def measure(args: list[str], cwd: Path, src: Path | None = None) -> tuple[float, float]:
+    """CPU seconds and peak memory (MB) of one child process, from os.wait4's resource usage
+    (``src``: import proevent from there instead)."""
+    env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}
+    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     if status != 0:
         raise SystemExit(f"failed ({status}): {' '.join(args)}\n{proc.stderr.read().decode()[-2000:]}")
@@ -49,6 +54,23 @@ def median_of(repeat: int, args: list[str], cwd: Path, before=None) -> tuple[flo
             before()
         tries.append(measure(args, cwd))
     return statistics.median(t[0] for t in tries), max(t[1] for t in tries)
+
+
+def alternated(repeat: int, args: list[str], cwd: Path, baseline: Path, before=None) -> dict[str, list[tuple]]:
+    """``repeat`` tries of ``args`` with the baseline's code and with this tree's, alternated."""
+    tries: dict[str, list[tuple]] = {"baseline": [], "this": []}
+    for _ in range(repeat):
+        for name, src in (("baseline", baseline), ("this", None)):
+            if before:
+                before()
+            tries[name].append(measure(args, cwd, src))
+    return tries
+
+
+def spread(tries: list[tuple]) -> str:
+    cpu = sorted(t[0] for t in tries)
+    return (f"{statistics.median(cpu):5.2f} s CPU ({cpu[0]:.2f}-{cpu[-1]:.2f}), "
+            f"{max(t[1] for t in tries):4.0f} MB")
 
 
 def prepare(work: Path, cases: int) -> Path:
@@ -68,12 +90,21 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[1279, 5000, 10000])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "proevent-bench-evaluate")
+    ap.add_argument("--baseline", type=Path, help="another tree's src folder: evaluate and oracle alternated with it")
     args = ap.parse_args()
     py = sys.executable
     rows = []
     for n in args.sizes:
         folder = prepare(args.work, n)
         oracle = folder / "oracle"
+        if args.baseline is not None:
+            for what, cmd, before in (
+                    ("evaluate", [py, "-c", CLI, "evaluate", "ds", "rules"], None),
+                    ("run --agent oracle", [py, "-c", CLI, "run", "ds", "--agent", "oracle", "--mode", "both", "-o",
+                                            "oracle"], lambda o=oracle: shutil.rmtree(o, True))):
+                tries = alternated(args.repeat, cmd, folder, args.baseline, before)
+                print(f"{n:>7,} cases: {what}: baseline {spread(tries['baseline'])} | this tree "
+                      f"{spread(tries['this'])}", flush=True)
         row = {
             "n": n,
             "eval": median_of(args.repeat, [py, "-c", CLI, "evaluate", "ds", "rules"], folder),
