@@ -174,7 +174,7 @@ def time_words(start: str, end: str | None, formal: bool, rng: random.Random,
     if end is not None and end[:10] == start[:10]:
         minutes = (int(end[11:13]) * 60 + int(end[14:16])) - (h * 60 + m)
         dur = duration_words(minutes, rng) if minutes > 0 else None
-        if dur and rng.random() < (0.5 if not formal else 0.25):
+        if dur and rng.random() < (0.25 if not formal else 0.25):
             used.add("duration")
             return f"{clock} for {dur}"
         if bare and 0 < minutes < 12 * 60:

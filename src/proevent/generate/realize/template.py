@@ -130,6 +130,15 @@ _STOP_RATE = 0.4
 _SORRY_DROP = 0.5
 """Share of casual messages that lose the template's "sorry" (texts apologise less than letters)."""
 _YOU_FULL = {"u": "you", "ur": "your", "r u": "are you"}
+_NEGATIVE = frozenset({"decline", "reject", "reject_place", "reject_person", "decline_invite", "cancel",
+                       "cancel_implicit", "user_dropout", "self_dropout", "abandon", "late", "book_unavailable"})
+_POSITIVE = frozenset({"accept", "accept_later", "react", "confirm", "condition_met", "join", "pick_option",
+                       "volunteer", "report_done"})
+"""An emoji added to a refusal is a sad or awkward face, to a yes a happy one: "so no 🎉" muddles what
+the message says (the voice's own mix stays for everything else)."""
+_GUYS = re.compile(r"(?:,? guys\b(?=[,.!?]|$)|\bguys, )")
+"""A vocative "guys" ("ok guys!", "sorry guys, ..."): group chats say it far less than templates do."""
+_GUYS_DROP = 0.6
 _DROPPED = re.compile(r"\b(?:I'm|I'll|I've|I'd|can't|don't|won't|didn't|isn't|it's|that's|what's|let's|"
                       r"doesn't|wasn't|couldn't|shouldn't|you're|we're|they're)\b", re.IGNORECASE)
 
@@ -156,6 +165,9 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
                  for p in parts]
     if rng.random() < 0.3:
         parts = [p if p.startswith("{") else re.sub(r"\bI\b", "i", p) for p in parts]
+    if rng.random() < _GUYS_DROP:
+        parts = [p if p.startswith("{") else _GUYS.sub(lambda m: "" if m.group(0).startswith((",", " ")) else "", p)
+                 for p in parts]
     if voice == "casual":  # a habit of the writer: "you" here, "u" in the terse and emoji voices
         parts = [p if p.startswith("{") else _YOU.sub(lambda m: _YOU_FULL[m.group(0)], p) for p in parts]
     if rng.random() < style.slang:
@@ -178,7 +190,8 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
         text = f"{text} {rng.choice(lex.slang_tags)}"
     rate = style.emoticon * (2.0 if voice == "emoji" else 0.6)
     if rng.random() < rate:
-        text = f"{text} {rng.choice(lex.emoticons.get(voice, lex.emoticons['casual']))}"
+        mood = "negative" if intent in _NEGATIVE else "positive" if intent in _POSITIVE else voice
+        text = f"{text} {rng.choice(lex.emoticons.get(mood) or lex.emoticons['casual'])}"
     return text
 
 
@@ -226,6 +239,20 @@ _DATA_SLOTS = frozenset({"when", "day", "time", "place", "person", "ref", "optio
 _SAME_AS = {"join": "condition_met"}  # a member who now comes says so like a condition met
 _WITH_PLACE = {"book_request": "book_request_place"}
 """Intents with a variant that names the place, used when the line has one (it must be said)."""
+
+
+_LONE_REACTION = {"accept": 0.12, "react": 0.2, "ack": 0.1}
+"""How often a casual agreement, reaction or acknowledgement is a thumbs-up alone: the proposal it
+answers holds the values, and chats answer with the emoji far more than with "ok 👍"."""
+_LONE_THUMBS = ("👍",) * 8 + ("👍🏻", "👍🏽", "👍👍")
+_BARE_COUNTER = 0.25
+"""How often a casual counter-proposal is its value alone, with no reason or question around it."""
+_BARE_COUNTER_FORMS = {"counter_time": ["{when}?", "{when}?", "{when}?", "{when} instead?", "or {when}?", "{when} ok?"],
+                       "counter_place": ["{place}?", "{place}?", "{place} instead?", "or {place}?"]}
+_GROUP_IN = 0.2
+"""How often a yes in a group chat is the group's short "in" (a plan put to several people is
+answered "in", "im in", "count me in" far more than "yes, that works")."""
+_GROUP_IN_FORMS = ("in", "in", "in!", "im in", "i'm in", "count me in", "in 🙋", "in 🙋‍♀️", "in 🙋‍♂️", "me too")
 
 
 _DAY_FORMS = {"react": 0.75, "decline": 0.6, "reject": 0.6}
@@ -316,6 +343,11 @@ def _render(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> s
         line = explicit_line(line)
     voice = ctx.voice(line.speaker)
     formal = voice == "formal"
+    if not formal and line.intent in _LONE_REACTION and rng.random() < _LONE_REACTION[line.intent]:
+        ctx.used.add("reaction_agreement")
+        return rng.choice(_LONE_THUMBS)
+    if not formal and line.intent == "accept" and len(ctx.voices) > 2 and rng.random() < _GROUP_IN:
+        return rng.choice(_GROUP_IN_FORMS)
     tables = rule_tables(voice)
     if line.intent == "interjection":
         if "text" in line.slots:
@@ -336,8 +368,12 @@ def _render(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> s
         key = f"{key}_day"  # "see you sat", "cant do thu, got work"
     elif s.get("same_time") and f"{key}_same" in table and rng.random() < _SAME_TIME_FORM:
         key = f"{key}_same"  # a move of the day alone: "thu instead? same time" (the start is known)
+    pool = table[key]
+    if not formal and key in _BARE_COUNTER_FORMS and all(
+            slot in s for slot in _SLOT.findall(_BARE_COUNTER_FORMS[key][0])) and rng.random() < _BARE_COUNTER:
+        pool = _BARE_COUNTER_FORMS[key]  # "sat 3?": the counter-proposal is the value alone
     for _ in range(32):  # an optional part may name a value this line does not have ("[ {day}|]")
-        tpl = expand(rng.choice(table[key]), tables, rng)
+        tpl = expand(rng.choice(pool), tables, rng)
         if all(slot in s or slot not in _DATA_SLOTS for slot in _SLOT.findall(tpl)) and (
                 not s.get("for_all") or _CALLED_OFF.search(tpl)):
             break
