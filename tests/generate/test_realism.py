@@ -145,8 +145,21 @@ SHARED = "see you at the pub then ok sure sounds good maybe later tomorrow works
 def test_auc_near_one_for_trivially_different_corpora():
     a = _sentences(SHARED, 150, 1)
     b = [t.replace(" ", " ... ") + " !!" for t in _sentences(SHARED, 150, 2)]
-    auc = classifier_auc(a, b, seed=0)
+    auc = classifier_auc(a, b, seed=0, repeats=1)
     assert auc.mean is not None and auc.mean >= 0.99 and len(auc.folds) == 5 and auc.per_side == 150
+
+
+def test_auc_rounds_average_every_fold_of_every_round():
+    a = _sentences(SHARED, 120, 6)
+    b = [t + " lol" if i % 3 == 0 else t for i, t in enumerate(_sentences(SHARED, 120, 7))]
+    one = [classifier_auc(a, b, seed=s, repeats=1) for s in (4, 5, 6)]
+    three = classifier_auc(a, b, seed=4, repeats=3)
+    # round r is the single round of seed + r, and the mean is taken over all 15 folds
+    assert three.repeats == 3 and three.folds == [f for r in one for f in r.folds]
+    assert three.repeat_means == [r.mean for r in one]
+    assert three.mean == round(sum(three.folds) / 15, 4)
+    with pytest.raises(ValueError, match="repeats must be >= 1"):
+        classifier_auc(a, b, repeats=0)
 
 
 def test_auc_near_half_for_one_corpus_split_in_two():

@@ -167,6 +167,9 @@ def stats(
         None, "--against", help="Reference dataset: print the realism report of DATASET against it instead."
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the realism report's classifier samples and folds."),
+    auc_repeats: int = typer.Option(
+        5, "--auc-repeats", min=1, help="Rounds of sampling and cross-validation the realism report's AUC averages."
+    ),
 ) -> None:
     """Statistics of a dataset: counts, operations, categories, turns, chats, noise, patterns, variety.
 
@@ -180,7 +183,7 @@ def stats(
     if against is not None:
         if plots is not None:
             raise fail("--plots does not go with --against")
-        _realism(load_dataset(dataset), load_dataset(against), json_out, seed)
+        _realism(load_dataset(dataset), load_dataset(against), json_out, seed, auc_repeats)
         return
     st = compute_stats(load_dataset(dataset))
     if json_out is not None:
@@ -213,14 +216,14 @@ def _value_text(value: Any) -> str:
     return "–" if value is None else str(value)
 
 
-def _realism(dataset: Any, reference: Any, json_out: Path | None, seed: int) -> None:
+def _realism(dataset: Any, reference: Any, json_out: Path | None, seed: int, repeats: int) -> None:
     """``stats --against``: the realism report as a table, and as JSON with ``--json``."""
     from rich.table import Table
 
     from proevent.generate.realism import realism_report, report_rows
 
     with err_console.status("computing the realism report"):
-        report = realism_report(dataset, reference, seed=seed)
+        report = realism_report(dataset, reference, seed=seed, repeats=repeats)
     if json_out is not None:
         text = json.dumps(report.to_json(), indent=2, ensure_ascii=False)
         if str(json_out) == "-":

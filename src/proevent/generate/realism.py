@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from proevent.generate.phenomena import PHENOMENA
-from proevent.generate.realism_auc import AucResult, classifier_auc
+from proevent.generate.realism_auc import DEFAULT_REPEATS, AucResult, classifier_auc
 from proevent.generate.realism_text import four_grams, gives_bare_hour, has_emoji, words
 from proevent.io import Dataset
 from proevent.model import Case, DeleteOp, UpdateOp
@@ -181,6 +181,7 @@ def realism_report(
     seed: int = 0,
     max_per_side: int = 5000,
     folds: int = 5,
+    repeats: int = DEFAULT_REPEATS,
 ) -> RealismReport:
     """The realism report of ``dataset`` against ``reference``.
 
@@ -190,6 +191,8 @@ def realism_report(
         seed: seeds the classifier's balanced samples, folds and solver.
         max_per_side: at most this many messages of each side enter the classifier.
         folds: number of stratified cross-validation folds of the classifier.
+        repeats: rounds of sampling and cross-validation the AUC averages (seeds ``seed`` to
+            ``seed + repeats - 1``).
 
     Returns:
         The figures of both sides and the classifier's ROC AUC; without scikit-learn installed the
@@ -198,7 +201,7 @@ def realism_report(
     cases_a, name_a = _cases_and_name(dataset, "dataset")
     cases_b, name_b = _cases_and_name(reference, "reference")
     auc = classifier_auc([t for t, _ in _messages(cases_a)], [t for t, _ in _messages(cases_b)],
-                         seed=seed, max_per_side=max_per_side, folds=folds)
+                         seed=seed, max_per_side=max_per_side, folds=folds, repeats=repeats)
     return RealismReport(seed=seed, auc=auc, dataset=side_figures(cases_a, name_a, seed=seed),
                          reference=side_figures(cases_b, name_b, seed=seed))
 
@@ -219,7 +222,8 @@ def report_rows(report: RealismReport) -> list[tuple[str, str, str]]:
     """The report as ``(figure, dataset, reference)`` rows of text, in the order a table shows them."""
     a, b = report.dataset, report.reference
     auc = report.auc
-    auc_text = (f"{auc.mean:.3f} ± {auc.sd:.3f} ({len(auc.folds)} folds, {auc.per_side:,} per side)"
+    rounds = f" in {auc.repeats} rounds" if auc.repeats > 1 else ""
+    auc_text = (f"{auc.mean:.3f} ± {auc.sd:.3f} ({len(auc.folds)} folds{rounds}, {auc.per_side:,} per side)"
                 if auc.mean is not None and auc.sd is not None else auc.note or "n/a")
     rows = [
         ("classifier AUC (0.5 = alike)", auc_text, ""),
