@@ -119,13 +119,12 @@ class TokenIndex:
         found: set[str] = set()
         maybe: set[str] = set()
         by_token = self.by_token
-        for token in tokens:
-            entry = by_token.get(token)
-            if entry is not None:
-                found.update(entry[0])
-                for kind, need in entry[1]:
-                    if need <= tokens:
-                        maybe.add(kind)
+        for token in by_token.keys() & tokens:  # the text's tokens that open or are a phrase
+            singles, needs = by_token[token]
+            found.update(singles)
+            for kind, need in needs:
+                if need <= tokens:
+                    maybe.add(kind)
         if self.bare and not (self.bare_ascii_free and text.isascii()):
             maybe.update(self.bare)
         for kind in maybe - found:
