@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import Any, Literal
 
 from proevent.io.errors import FormatError
@@ -122,6 +122,7 @@ def _replay(case: Case) -> list[Issue]:
             out.append(Issue("error", "user_not_participant", case.case_id, None,
                              f"initial_timetable[{k}].participants", f"the user is not a participant of {ev.id}"))
     attends: set[int] = set()  # the events (by object: a case shares them from step to step) the user attends
+    built_from = case.initial_timetable  # the events ``table`` holds, in its order (no id twice)
     for i, step in enumerate(case.steps):
         for k, ev in enumerate(step.gold_timetable):
             if id(ev) in attends:
@@ -132,6 +133,9 @@ def _replay(case: Case) -> list[Issue]:
             out.append(Issue("error", "user_not_participant", case.case_id, step.t,
                              f"steps[{i}].gold_timetable[{k}].participants",
                              f"the user does not attend {ev.id}: leaving an event is a delete"))
+        if not step.gold_ops and len(step.gold_timetable) == len(built_from) \
+                and all(map(is_, step.gold_timetable, built_from)):
+            continue  # a step that changes nothing and keeps the very events: the table stays as it is
         for k, op in enumerate(step.gold_ops):
             if isinstance(op, UpdateOp) and op.attribute == "description":
                 out.append(Issue("warning", "description_update", case.case_id, step.t,
@@ -159,7 +163,7 @@ def _replay(case: Case) -> list[Issue]:
             out.append(Issue("error", "gold_timetable", case.case_id, step.t, f"steps[{i}].gold_timetable",
                              str(duplicate)))
             return out
-        table = gold
+        table, built_from = gold, step.gold_timetable
     return out
 
 
