@@ -50,9 +50,9 @@ class Message(Lean):
 
 
 class Step(OnDemand):
-    """One window of a case. A step read by the fast reader builds its ``messages`` on the first
-    read (:mod:`proevent.model.ondemand`): scoring and the structural check never build them."""
-
+    # One window of a case. A step read by the fast reader builds its ``messages`` on the first read
+    # (:mod:`proevent.model.ondemand`): scoring and the structural check never build them. (A
+    # comment, not a docstring: the JSON Schema would carry it.)
     model_config = _DATA
     t: int = Field(ge=1)
     start: Time

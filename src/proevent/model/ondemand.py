@@ -75,7 +75,8 @@ class OnDemand(Lean):
     (:func:`build_pending`); declare which with :func:`on_demand` after the class."""
 
     @model_serializer(mode="wrap")
-    def _settled_dump(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _settled_dump(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        # no return annotation: the JSON schema of a dump stays the model's own (``Any`` would blank it)
         settle(self)
         return handler(self)
 
