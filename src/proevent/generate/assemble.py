@@ -26,6 +26,7 @@ from proevent.generate.scenario import (
     usual_spot_events,
     volunteer_chat,
 )
+from proevent.generate.skeleton import _SERVICES as _SERVICE_CATEGORIES
 from proevent.generate.skeleton import Line, add_message_noise, chat_skeleton
 from proevent.generate.trajectory import EventState, RefEvent, Trajectory, _weighted, build_trajectory
 from proevent.model import Case, Chat, Event, Message, Step, Timetable, diff_timetables
@@ -114,6 +115,18 @@ def _session_times(rng: random.Random, lines: list[Line], day0: date, horizon: i
     return out
 
 
+_TEXTS_CASUALLY = 0.5
+"""Share of cases in which a contact whose profile writes formally but who is no service (a manager,
+a tutor, a project lead) texts like anyone else: people write a colleague "can we push to 3?", not a
+letter. Receptionists and other services keep their formal voice."""
+
+
+def _contact_voice(profile: Profile, rng: random.Random) -> str:
+    if profile.voice == "formal" and profile.category not in _SERVICE_CATEGORIES and rng.random() < _TEXTS_CASUALLY:
+        return rng.choice(("casual", "casual", "terse"))
+    return profile.voice
+
+
 def _voices(rng: random.Random, people: list[str], fixed: dict[str, str]) -> dict[str, str]:
     return {p: fixed.get(p) or rng.choice(("casual", "casual", "emoji", "terse")) for p in people}
 
@@ -170,9 +183,10 @@ def plan_case(index: int, attempt: int, config: GeneratorConfig) -> CasePlan:
         n_chats = rng.choices(ks, weights=[config.concurrent_decay**i for i in range(len(ks))])[0]
     # people text the way they text: a user writes a receptionist or a manager a little more formally,
     # friends never
-    user_voice = "formal" if profile.voice == "formal" and rng.random() < 0.15 else rng.choice(
+    contact_voice = _contact_voice(profile, rng)
+    user_voice = "formal" if contact_voice == "formal" and rng.random() < 0.15 else rng.choice(
         ("casual", "casual", "emoji", "terse"))
-    target_voices = _voices(rng, traj.members, {user: user_voice, profile.name: profile.voice})
+    target_voices = _voices(rng, traj.members, {user: user_voice, profile.name: contact_voice})
     planned: list[tuple[str, str, str, list[str], list[Line], dict[str, str], int, str | None, list[str]]] = []
     room = config.max_concurrent - 1  # chats besides the target chat
     relayed = relay_turn(rng, traj, lines, taken) if (

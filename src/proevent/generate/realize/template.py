@@ -131,9 +131,10 @@ _SORRY_DROP = 0.5
 """Share of casual messages that lose the template's "sorry" (texts apologise less than letters)."""
 _YOU_FULL = {"u": "you", "ur": "your", "r u": "are you"}
 _NEGATIVE = frozenset({"decline", "reject", "reject_place", "reject_person", "decline_invite", "cancel",
-                       "cancel_implicit", "user_dropout", "self_dropout", "abandon", "late", "book_unavailable"})
+                       "cancel_implicit", "user_dropout", "self_dropout", "abandon", "late", "book_unavailable",
+                       "ack_cancel", "ack_reject"})
 _POSITIVE = frozenset({"accept", "accept_later", "react", "confirm", "condition_met", "join", "pick_option",
-                       "volunteer", "report_done"})
+                       "volunteer", "report_done", "ack_narrate"})
 """An emoji added to a refusal is a sad or awkward face, to a yes a happy one: "so no 🎉" muddles what
 the message says (the voice's own mix stays for everything else)."""
 _GUYS = re.compile(r"(?:,? guys\b(?=[,.!?]|$)|\bguys, )")
@@ -143,8 +144,9 @@ _DROPPED = re.compile(r"\b(?:I'm|I'll|I've|I'd|can't|don't|won't|didn't|isn't|it
                       r"doesn't|wasn't|couldn't|shouldn't|you're|we're|they're)\b", re.IGNORECASE)
 
 
-def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, intent: str = "") -> str:
-    """Conversational texture, applied to the expanded template before the slots are filled."""
+def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, intent: str = "", key: str = "") -> str:
+    """Conversational texture, applied to the expanded template before the slots are filled (``key``:
+    the template family, when it says more than the intent: ``ack_cancel``, ``ack_narrate``)."""
     lex = lexicon()
     if voice == "formal":
         tpl = _SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), tpl)
@@ -190,7 +192,7 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
         text = f"{text} {rng.choice(lex.slang_tags)}"
     rate = style.emoticon * (2.0 if voice == "emoji" else 0.6)
     if rng.random() < rate:
-        mood = "negative" if intent in _NEGATIVE else "positive" if intent in _POSITIVE else voice
+        mood = "negative" if {intent, key} & _NEGATIVE else "positive" if {intent, key} & _POSITIVE else voice
         text = f"{text} {rng.choice(lex.emoticons.get(mood) or lex.emoticons['casual'])}"
     return text
 
@@ -383,7 +385,7 @@ def _render(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> s
         bare = _REASON_SLOT.sub("", tpl)  # "cant do {day}" where a letter would give the reason too
         if len(re.findall(r"\w+|\{\w+\}", bare)) >= 2:
             tpl = bare
-    tpl = _stylise(tpl, voice, ctx.style, rng, line.intent)
+    tpl = _stylise(tpl, voice, ctx.style, rng, line.intent, key)
     reason_kind = {"cancel": "cancel", "cancel_implicit": "implicit"}.get(line.intent, "conflict")
     category = "service" if line.intent == "book_unavailable" else ctx.category
     values: dict[str, str] = {}
