@@ -10,7 +10,7 @@ from proevent.generate import GeneratorConfig
 from proevent.generate.assemble import CasePlan, PlannedChat, choose_window, finish_case
 from proevent.generate.contacts import contact_pool
 from proevent.generate.realize.template import ChatContext
-from proevent.generate.scenario import relay_turn
+from proevent.generate.scenario import relay_turn, volunteer_chat
 from proevent.generate.skeleton import Line, chat_skeleton
 from proevent.generate.trajectory import EventState, build_trajectory
 from proevent.model import DeleteOp, Event, InsertOp, UpdateOp
@@ -153,3 +153,14 @@ def test_choose_window_leaves_few_quiet_steps():
         assert n - len(busy) <= 0.2 * n and start <= times[0] < start + window
     fixed = GeneratorConfig(cases=1, window_minutes=240)
     assert choose_window(random.Random(0), fixed, times) == (timedelta(hours=4), datetime(2026, 3, 2, 8))
+
+
+def test_the_users_offer_settles_a_task_someone_asked_for():
+    # gold conventions: someone else proposed, the user agreed; the asker's thanks settle nothing more
+    for seed in range(10):
+        t = build_trajectory(random.Random(seed), GeneratorConfig(), profile("dining/dinner"), U, DAY0)
+        _, _, lines = volunteer_chat(random.Random(seed), t, {U, C})
+        settling = [ln for ln in lines if ln.effect]
+        assert [(ln.speaker, ln.intent) for ln in settling] == [(U, "volunteer")]
+        assert settling[0].state is not None and settling[0].state.participants == (U,)
+        assert lines[-1].intent == "react" and not lines[-1].effect

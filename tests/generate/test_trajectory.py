@@ -103,3 +103,14 @@ def test_content_files_are_consistent():
     assert templates().formal.keys() >= templates().required.keys()
     assert len(contact_pool().profiles) == 56
     assert all(len(v) == 8 for v in contact_pool().subcategories().values())
+
+
+@pytest.mark.parametrize("pid", ["dining/brunch", "sports/hiking", "work/project"])
+def test_a_plan_that_fails_has_no_one_joining_or_leaving(pid):
+    # "oh im free now, in" reads as a yes to the plan whatever becomes of it: a group plan that
+    # fails draws its turns from the other modifications
+    c = cfg(endings={"fail": 1}, attributes={"participants": 1}, turns={"min": 3, "max": 3, "success_rate": 1.0})
+    intents = [turn.intent for seed in range(30)
+               for turn in build_trajectory(random.Random(seed), c, profile(pid), "Jerry Chen", DAY0).turns]
+    assert intents and not {"join", "self_dropout", "remove_person"} & set(intents)
+    assert intents.count("abandon") == 30

@@ -157,7 +157,8 @@ def _task_time(rng: random.Random, task: Task, traj: Trajectory) -> tuple[str, s
 
 
 def volunteer_chat(rng: random.Random, traj: Trajectory, taken: set[str]) -> tuple[str, list[str], list[Line]]:
-    """Someone asks who can do a task; the user takes it on, and the asker's thanks settle it."""
+    """Someone asks who can do a task and the user takes it on: the user's yes to the request settles
+    it (gold conventions: the user agrees to what someone else proposed); the asker's thanks follow."""
     task = rng.choice(tasks().volunteer)
     asker, other = rng.sample([n for n in names().people if n not in taken], 2)
     taken.update((asker, other))
@@ -168,8 +169,8 @@ def volunteer_chat(rng: random.Random, traj: Trajectory, taken: set[str]) -> tup
                   event="volunteer")]
     if rng.random() < 0.5:
         lines.append(Line(other, "decline", {"reason": "conflict"}, event="volunteer"))
-    lines.append(Line(traj.user, "volunteer", {"act": task.act}, event="volunteer"))
-    lines.append(Line(asker, "react", effect=True, state=state, event="volunteer"))
+    lines.append(Line(traj.user, "volunteer", {"act": task.act}, effect=True, state=state, event="volunteer"))
+    lines.append(Line(asker, "react", event="volunteer"))
     return rng.choice(tasks().groups), [traj.user, asker, other], lines
 
 

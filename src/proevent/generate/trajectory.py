@@ -423,6 +423,10 @@ def build_trajectory(rng: random.Random, config: GeneratorConfig, profile: Profi
     return _negotiate(rng, config, b, turns, opening.state, state, n, ending)
 
 
+_ANNOUNCED = ("self_dropout", "remove_person", "join")
+"""Turns that need no one's agreement: someone says they are in or out."""
+
+
 def _negotiate(rng: random.Random, config: GeneratorConfig, b: _Builder, turns: list[Turn],
                current: EventState | None, proposal: EventState, n: int, ending: str) -> Trajectory:
     """The negotiation turns after the opening, then the ending."""
@@ -435,11 +439,13 @@ def _negotiate(rng: random.Random, config: GeneratorConfig, b: _Builder, turns: 
             op = _weighted(rng, config.atomic_ops)
             attr = _weighted(rng, config.attributes)
             turn = b.modification(base, op, attr, b.proposer())
+            if turn is not None and ending == "fail" and turn.intent in _ANNOUNCED:
+                turn = None  # "im free now, in" reads as a yes whatever the plan's fate: no join in a plan that fails
             if turn is not None:
                 break
         if turn is None:
             break
-        announced = turn.intent in ("self_dropout", "remove_person", "join")
+        announced = turn.intent in _ANNOUNCED
         turn.success = ending != "fail" and (announced or rng.random() < tc.success_rate)
         if turn.success:
             current = b.apply(base, turn)
