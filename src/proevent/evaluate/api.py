@@ -18,7 +18,7 @@ from proevent.evaluate.aggregate import (
     single_object,
 )
 from proevent.evaluate.breakdowns import BREAKDOWN_KEYS, group_cases
-from proevent.evaluate.counts import case_counts, line_row, question_counts, replay_lines, score_line
+from proevent.evaluate.counts import case_counts, line_row, multi_counts, question_counts, replay_lines, score_line
 from proevent.evaluate.equivalence import Comparator
 from proevent.evaluate.judges import LocationJudge, default_judge, get_judge
 from proevent.evaluate.metrics import Metrics
@@ -66,10 +66,12 @@ def _single_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list 
 
 def _multi_row(case: Case, run: Run, repeat: int, comp: Comparator, keep: list | None) -> list[int]:
     lines = {s.t: line for s in case.steps if (line := run.lines.get((case.case_id, "multi", s.t, repeat)))}
-    trace = replay_lines(case, lines, comp)
     if keep is not None:
+        trace = replay_lines(case, lines, comp)
         keep.append(trace)
-    counts = case_counts(trace)
+        counts = case_counts(trace)
+    else:
+        counts = multi_counts(case, lines, comp)  # the same counts, no per-step trace built
     return [counts[name] for name in MULTI_FIELDS]
 
 

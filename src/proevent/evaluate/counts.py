@@ -41,6 +41,19 @@ def replay_lines(case: Case, lines: Mapping[int, PredictionLine], comparator: Co
     return replay_case(case, preds, comparator, missing=missing, errors=errors)  # type: ignore[arg-type]
 
 
+def multi_counts(case: Case, lines: Mapping[int, PredictionLine], comparator: Comparator) -> dict[str, int]:
+    """``case_counts(replay_lines(case, lines, comparator))`` without the per-step traces (what
+    ``proevent evaluate`` keeps of a case): the missing and errored steps are read off the lines,
+    as :func:`replay_lines` labels them."""
+    trace = replay_case(case, {s.t: line_ops(lines.get(s.t)) for s in case.steps}, comparator,
+                        keep_steps=False)  # type: ignore[arg-type]
+    return {
+        "cases": 1, "targets": len(trace.targets), "successes": sum(trace.event_success.values()),
+        "tables_ok": int(trace.timetable_success), "missing": sum(1 for s in case.steps if s.t not in lines),
+        "errors": sum(1 for s in case.steps if s.t in lines and lines[s.t].error is not None),
+    }
+
+
 def question_counts(q: QuestionScore) -> dict[str, int]:
     """What one single-step question adds to the sums: :meth:`QuestionScore.counts`."""
     return q.counts()
@@ -55,4 +68,4 @@ def case_counts(trace: CaseTrace) -> dict[str, int]:
     }
 
 
-__all__ = ["case_counts", "line_ops", "line_row", "question_counts", "replay_lines", "score_line"]
+__all__ = ["case_counts", "line_ops", "line_row", "multi_counts", "question_counts", "replay_lines", "score_line"]

@@ -78,11 +78,14 @@ def replay_case(
     *,
     missing: Sequence[int] = (),
     errors: Mapping[int, str] | None = None,
+    keep_steps: bool = True,
 ) -> CaseTrace:
     """Replay the agent's operations of each step on its own timetable and score the case.
 
     ``preds`` maps step t to the operations the agent emitted; a step absent from it counts as an
-    empty prediction (``missing`` and ``errors`` only label the trace).
+    empty prediction (``missing`` and ``errors`` only label the trace). Without ``keep_steps`` the
+    trace has no steps (``steps == []``): the case's targets, successes and timetable success only,
+    what a scoring that keeps count vectors reads (:func:`proevent.evaluate.counts.multi_counts`).
     """
     errors = errors or {}
     own = Timetable(case.initial_timetable)
@@ -101,8 +104,9 @@ def replay_case(
 
     for step in case.steps:
         ops = [op for op in preds.get(step.t, ()) if not is_cosmetic(op)]
-        result = own.apply(ops) if ops else StepResult(own)  # no operation: the same timetable, nothing refused
-        own = result.timetable
+        result = own.apply(ops) if ops else _UNCHANGED  # no operation: the same timetable, nothing refused
+        if ops:
+            own = result.timetable
         gold_events = step.gold_timetable
         pred_events = own.events
         if _same_objects(gold_events, last_gold) and _same_objects(pred_events, last_pred):
@@ -129,19 +133,20 @@ def replay_case(
         last_gold, last_pred = gold_events, pred_events
         step_ok = len(pairs) == len(gold_events) == len(pred_events)
         table_ok = table_ok and step_ok
-        traces.append(
-            StepTrace(
-                t=step.t,
-                predicted=pred_events,
-                gold=list(gold_events),
-                pairs=pairs,
-                event_ok=event_ok,
-                timetable_ok=step_ok,
-                refused=[e.reason for e in result.errors],
-                missing=step.t in missing_set,
-                error=errors.get(step.t),
+        if keep_steps:
+            traces.append(
+                StepTrace(
+                    t=step.t,
+                    predicted=pred_events,
+                    gold=list(gold_events),
+                    pairs=pairs,
+                    event_ok=event_ok,
+                    timetable_ok=step_ok,
+                    refused=[e.reason for e in result.errors],
+                    missing=step.t in missing_set,
+                    error=errors.get(step.t),
+                )
             )
-        )
     targets = target_events(case)
     return CaseTrace(
         case_id=case.case_id,
@@ -151,6 +156,10 @@ def replay_case(
         timetable_success=table_ok,
         failed_at=failed,
     )
+
+
+_UNCHANGED = StepResult(Timetable())
+"""A step without operations: nothing refused (only its ``errors`` is read; the timetable stays the agent's)."""
 
 
 def _same_objects(now: Sequence[Event], before: Sequence[Event] | None) -> bool:
