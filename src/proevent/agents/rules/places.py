@@ -61,7 +61,7 @@ def mask(text: str, ref: datetime, reading: Reading | None = None) -> str:
     return _RE_LEAD_BEFORE.sub(blank, masked)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # a message's texts are asked within its own reading (reading.MEMO's window)
 def call_place(text: str) -> str | None:
     """ "over zoom", "on teams" -> the service's name ("Zoom")."""
     m = _RE_CALL.search(text)

@@ -318,7 +318,7 @@ def _activity_index(cues: Cues) -> tuple[dict[str, tuple[int, ...]], tuple[tuple
     return {k: tuple(v) for k, v in index.items()}, tuple(entries), tuple(always)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO)
 def _first_names(members: tuple[str, ...]) -> tuple[tuple[str, str, re.Pattern[str], re.Pattern[str]], ...]:
     """Per member: (member, folded first name, its pattern, the pattern of the member's home "at jo's")."""
     out = []

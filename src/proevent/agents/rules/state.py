@@ -149,11 +149,12 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(w[:5] for w in _RE_WORD.findall(fold(text)) if w not in _GENERIC)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=MEMO)
 def slot_reading(start: str | None, description: str, location: str | None) -> tuple[
         date | None, tuple[int, int] | None, frozenset[str]]:
     """An event's day, clock time and the content words of its description and place (``_link``
-    asks them of every coming event at every message)."""
+    asks them of every coming event at every message; a case's events recur within its own steps,
+    so a window of :data:`MEMO` keeps them, and no more objects stay alive for the collector)."""
     return day_of(start), clock_of(start), content_words(description) | content_words(location or "")
 
 
