@@ -26,8 +26,7 @@ from proevent.generate.scenario import (
     usual_spot_events,
     volunteer_chat,
 )
-from proevent.generate.skeleton import _SERVICES as _SERVICE_CATEGORIES
-from proevent.generate.skeleton import Line, add_message_noise, chat_skeleton
+from proevent.generate.skeleton import SERVICES, Line, add_message_noise, chat_skeleton
 from proevent.generate.trajectory import EventState, RefEvent, Trajectory, _weighted, build_trajectory
 from proevent.model import Case, Chat, Event, Message, Step, Timetable, diff_timetables
 from proevent.model.times import format_time
@@ -122,7 +121,7 @@ letter. Receptionists and other services keep their formal voice."""
 
 
 def _contact_voice(profile: Profile, rng: random.Random) -> str:
-    if profile.voice == "formal" and profile.category not in _SERVICE_CATEGORIES and rng.random() < _TEXTS_CASUALLY:
+    if profile.voice == "formal" and profile.category not in SERVICES and rng.random() < _TEXTS_CASUALLY:
         return rng.choice(("casual", "casual", "terse"))
     return profile.voice
 

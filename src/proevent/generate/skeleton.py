@@ -75,7 +75,8 @@ def _values_slots(turn: Turn, traj: Trajectory, rng: random.Random) -> dict[str,
 
 
 _ORGANISERS = ("work", "education")
-_SERVICES = ("health_care",)
+SERVICES = ("health_care",)
+"""Categories whose contact is a service that books for the user (a receptionist), not a person who plans with them."""
 
 
 def _wrong_time(start: str, rng: random.Random) -> str:
@@ -142,7 +143,7 @@ class _Chat:
             if rng.random() < 0.5:
                 self.add(traj.user, "react", _said(st))
             return
-        if category in _SERVICES and who == traj.user and "when" in slots and turn.success and rng.random() < 0.8:
+        if category in SERVICES and who == traj.user and "when" in slots and turn.success and rng.random() < 0.8:
             # a booking asked of a service is settled by its confirmation, not by the request
             self.add(who, "book_request", slots, new_session=first)
             if rng.random() < 0.35:
@@ -320,7 +321,7 @@ def chat_skeleton(traj: Trajectory, rng: random.Random, config: GeneratorConfig,
             chat.add(who, "busy", {"other": current.start}, new_session=first)
             first = False
         if turn.intent in ("fill_time", "fill_place") and turn.success and who == traj.profile.name and (
-                traj.profile.category in _ORGANISERS + _SERVICES and traj.profile.register == "formal"):
+                traj.profile.category in _ORGANISERS + SERVICES and traj.profile.register == "formal"):
             # the organiser or the service sends the detail after the yes: settled by that message
             chat.add(who, turn.intent, slots, new_session=first, effect=True, state=turn.state)
             if rng.random() < 0.5:

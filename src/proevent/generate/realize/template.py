@@ -254,7 +254,7 @@ _BARE_COUNTER_FORMS = {"counter_time": ["{when}?", "{when}?", "{when}?", "{when}
 _GROUP_IN = 0.2
 """How often a yes in a group chat is the group's short "in" (a plan put to several people is
 answered "in", "im in", "count me in" far more than "yes, that works")."""
-_GROUP_IN_FORMS = ("in", "in", "in!", "im in", "i'm in", "count me in", "in 🙋", "in 🙋‍♀️", "in 🙋‍♂️", "me too")
+_GROUP_IN_FORMS = ("in", "in", "in!", "im in", "i'm in", "count me in", "in 🙋", "in 🙋‍♀️", "in 🙋‍♂️", "yes in")
 
 
 _DAY_FORMS = {"react": 0.75, "decline": 0.6, "reject": 0.6}
@@ -346,7 +346,8 @@ def _render(line: Line, at: datetime, ctx: ChatContext, rng: random.Random) -> s
     voice = ctx.voice(line.speaker)
     formal = voice == "formal"
     if not formal and line.intent in _LONE_REACTION and rng.random() < _LONE_REACTION[line.intent]:
-        ctx.used.add("reaction_agreement")
+        if line.intent != "ack":
+            ctx.used.add("reaction_agreement")
         return rng.choice(_LONE_THUMBS)
     if not formal and line.intent == "accept" and len(ctx.voices) > 2 and rng.random() < _GROUP_IN:
         return rng.choice(_GROUP_IN_FORMS)
