@@ -246,3 +246,40 @@ def test_set_tests_before_the_part_words_and_no_event_keep_what_the_patterns_fin
     starts = {d.start for d in r.days if not d.retracted} | {p.start for p in r.parts}
     assert _no_event_at(f.folded, r, cues) == [m.start(1) for m in _RE_NO_EVENT.finditer(f.folded)
                                                if m.end() in starts and activity_of(m.group(1), cues)]
+
+
+@pytest.mark.parametrize("folder", ["handwritten", "booking"])
+def test_the_substring_and_token_tests_skip_no_written_match(folder: str) -> None:
+    """The tests before "straight after", "where", the cleared place, the part-of-day words and
+    "no standup thursday" keep what the patterns find on the written chats."""
+    from pathlib import Path
+
+    from proevent.agents.rules.agent import _RE_AFTER, _RE_WHERE, _marks
+    from proevent.agents.rules.links import _part_pattern, _part_words
+    from proevent.agents.rules.reading import (
+        _CLEAR_PLACE_WORDS,
+        _RE_CLEAR_PLACE,
+        _RE_NO_EVENT,
+        _no_event_at,
+        activity_of,
+        features,
+    )
+    from proevent.io import load_dataset
+
+    cues = load_cues()
+    pattern, hours, _ = _part_pattern()
+    for case in load_dataset(Path(__file__).resolve().parents[2] / "examples" / folder).cases:
+        for step in case.steps:
+            for m in step.messages:
+                f = features(m.text, datetime.fromisoformat(m.time), cues)
+                after, where = _marks.__wrapped__(f)
+                full = _RE_AFTER.search(f.folded)
+                assert (after is None) == (full is None) and (after is None or after.span() == full.span())
+                assert where == (_RE_WHERE.search(f.folded) is not None)
+                if _RE_CLEAR_PLACE.search(f.folded):
+                    assert any(word in f.folded for word in _CLEAR_PLACE_WORDS)
+                assert _part_words(f) == [hours[x.group(0)] for x in pattern.finditer(f.folded)]
+                r = f.reading
+                starts = {d.start for d in r.days if not d.retracted} | {p.start for p in r.parts}
+                assert _no_event_at(f.folded, r, cues) == [x.start(1) for x in _RE_NO_EVENT.finditer(f.folded)
+                                                           if x.end() in starts and activity_of(x.group(1), cues)]

@@ -193,3 +193,27 @@ def test_a_reading_whose_hours_do_not_matter_is_the_reading_without_them(text: s
 @pytest.mark.parametrize("hours", [(17, 24), (7, 11), (0, 24)])
 def test_reading_with_usual_hours_is_the_full_reading(text: str, hours: tuple[int, int]) -> None:
     _agree(text, REF, hours)
+
+
+def _check_range_and_duration_gates(text: str) -> None:
+    from proevent.timeexpr import days, durations
+
+    t = fold(text)
+    words = vocabulary_tokens(t)
+    if not days._has_to(t, words):
+        _never(days._RE_MONTH_RANGE, t)
+        _never(days._RE_NUM_RANGE, t)
+    if not days._two_weekdays(t, words):
+        _never(days._RE_WD_RANGE, t)
+    if words.isdisjoint(durations._DURATION_RUNS):
+        _never(durations._RE_DURATION, t)
+
+
+@pytest.mark.parametrize("folder", ["handwritten", "booking", "tiny"])
+def test_the_range_and_duration_set_tests_skip_no_written_match(folder: str) -> None:
+    """The set tests before the weekday-range, number-range, month-range and duration patterns
+    skip none that matches on the written chats (random texts: the test above)."""
+    for case in load_dataset(ROOT / "examples" / folder).cases:
+        for step in case.steps:
+            for m in step.messages:
+                _check_range_and_duration_gates(m.text)
