@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pydantic_core import PydanticSerializationError, to_json
 
+from proevent.model.bulk import gc_frozen
 from proevent.report.ablation import Ablation
 from proevent.report.ablation import markdown as ablation_markdown
 from proevent.report.collect import ScoredRun
@@ -93,8 +94,29 @@ def write_report(
     ablations: Sequence[Ablation] = (),
 ) -> ReportOutput:
     """Write the report of ``runs`` (scored by :func:`proevent.report.load_scored_runs`) into ``out``;
-    ``ablations`` (:func:`proevent.report.ablation.ablation` tables) get a section of their own."""
-    out = Path(out)
+    ``ablations`` (:func:`proevent.report.ablation.ablation` tables) get a section of their own.
+
+    The loaded datasets and runs (half a million objects for three runs of the default dataset)
+    are left out of the collector's walks meanwhile (:func:`gc_frozen`): the report makes tens of
+    thousands of objects of its own (error items, figures), enough for a full collection that
+    walked the whole heap again for nothing (0.5-0.7 s of 2.3-2.5). What the report makes is
+    still collected."""
+    with gc_frozen():
+        return _write_report(runs, Path(out), force=force, plots=plots, n_boot=n_boot, seed=seed, title=title,
+                             ablations=ablations)
+
+
+def _write_report(
+    runs: Sequence[ScoredRun],
+    out: Path,
+    *,
+    force: bool,
+    plots: bool,
+    n_boot: int,
+    seed: int,
+    title: str,
+    ablations: Sequence[Ablation],
+) -> ReportOutput:
     prepare_folder(out, force=force)
     (out / REPORT_MARKER).unlink(missing_ok=True)
     table = build_table(runs)
