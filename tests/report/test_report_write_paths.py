@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import gc
 
+import numpy as np
+import pytest
+
 from fixtures import FLAWED_RUN, PERFECT_RUN, TINY
+from proevent.evaluate import CaseRows, group_cases
+from proevent.evaluate.aggregate import MULTI_FIELDS, SINGLE_FIELDS
+from proevent.evaluate.breakdowns import group_values_of
 from proevent.report import load_scored_runs, write_report
+from proevent.report.group_boot import shared_group_values
+from proevent.report.plots import DIMENSIONS, METRICS
 
 
 def test_write_report_gives_the_collector_back_as_it_was(tmp_path):
@@ -21,3 +29,37 @@ def test_write_report_gives_the_collector_back_as_it_was(tmp_path):
     finally:
         gc.unfreeze()
     assert (tmp_path / "a" / "errors.json").read_bytes() == (tmp_path / "b" / "errors.json").read_bytes()
+
+
+def _random_rows(rng: np.random.Generator, n: int, *, multi: bool) -> CaseRows:
+    single = rng.integers(0, 3, size=(n, len(SINGLE_FIELDS)))
+    single[rng.random(n) < 0.3] = 0  # cases with nothing to count: some groups get no denominator
+    return CaseRows(
+        case_ids=[f"c{i}" for i in range(n)],
+        single=single,
+        multi=rng.integers(0, 4, size=(n, len(MULTI_FIELDS))) if multi else None,
+    )
+
+
+@pytest.mark.parametrize("n_boot", [0, 7, 250])
+def test_shared_group_values_equal_group_values_of(n_boot):
+    rng = np.random.default_rng(n_boot)
+    metrics = ["single.recall", "single.precision", "single.fdr", "multi.esr", "single.insert.recall", "nope"]
+    for trial in range(4):
+        n = int(rng.integers(1, 60))
+        rows = [_random_rows(rng, n, multi=bool(k % 2)) for k in range(3)]
+        labels = rng.integers(0, 5, size=n)
+        groups = {str(g): [i for i in range(n) if labels[i] == g] for g in range(5)}
+        groups = {g: idx for g, idx in groups.items() if idx}
+        got = shared_group_values(rows, groups, metrics, n_boot=n_boot, seed=trial)
+        for r, mine in zip(rows, got):
+            assert mine == group_values_of(r, groups, metrics, n_boot=n_boot, seed=trial)
+
+
+def test_robustness_values_equal_group_values_of_on_the_example_runs():
+    runs = load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=50)
+    keys = [m for m, _ in METRICS]
+    for dim, _ in DIMENSIONS:
+        groups = group_cases(runs[0].dataset.cases, dim)
+        got = shared_group_values([sr.result.rows for sr in runs], groups, keys, n_boot=200, seed=3)
+        assert got == [group_values_of(sr.result.rows, groups, keys, n_boot=200, seed=3) for sr in runs]

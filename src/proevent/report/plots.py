@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from proevent.evaluate import CaseRows, categories, group_cases, label_order
-from proevent.evaluate.breakdowns import group_values_of
+from proevent.evaluate.breakdowns import GroupValue
 from proevent.report.collect import ScoredRun
 from proevent.report.error_summary import ErrorSummary
+from proevent.report.group_boot import shared_group_values
 
 DIMENSIONS: tuple[tuple[str, str], ...] = (
     ("negotiation_turns", "negotiation turns (T)"),
@@ -101,8 +102,7 @@ def robustness_plot(
         labels = sorted({g for groups in per_run for g in groups}, key=label_order)
         x_of = {g: i for i, g in enumerate(labels)}
         metric_keys = [m for m, _ in METRICS]
-        values = [group_values_of(cr, groups, metric_keys, n_boot=n_boot, seed=seed)
-                  for cr, groups in zip(rows, per_run)]
+        values = _group_values(rows, per_run, metric_keys, n_boot=n_boot, seed=seed)
         for row_i, (metric, metric_label) in enumerate(METRICS):
             ax = axes[row_i][col]
             if not [g for g in labels if g != "unknown"]:
@@ -157,6 +157,22 @@ def robustness_plot(
         "Robustness: single-step recall and precision by case difficulty (95% bootstrap intervals)", fontsize=11
     )
     return _save(fig, out_base)
+
+
+def _group_values(
+    rows: Sequence[CaseRows], per_run: Sequence[dict[str, list[int]]], metrics: list[str], *, n_boot: int, seed: int
+) -> list[dict[str, list[GroupValue]]]:
+    """``group_values_of`` of each run, the runs that share their groups (their dataset) drawing each
+    group's resamples once (:func:`shared_group_values`)."""
+    shared: dict[int, list[int]] = {}
+    for i, groups in enumerate(per_run):
+        shared.setdefault(id(groups), []).append(i)
+    out: list[dict[str, list[GroupValue]]] = [{} for _ in rows]
+    for members in shared.values():
+        got = shared_group_values([rows[i] for i in members], per_run[members[0]], metrics, n_boot=n_boot, seed=seed)
+        for i, values in zip(members, got):
+            out[i] = values
+    return out
 
 
 def error_plot(labels: Sequence[str], summaries: Sequence[ErrorSummary], out_base: Path) -> list[Path]:
