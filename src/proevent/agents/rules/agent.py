@@ -287,8 +287,7 @@ class RulesAgent:
             return
         if isinstance(move, BookingFailed):
             if service and state.open is not None:
-                state.open = None if not state.open.values.any() else state.open
-                state.open = None
+                state.open = None  # the booking failed: the request it answered is dropped
             return
         if isinstance(move, Proposal):
             self._proposal(state, move, chat, user, work, subject)

@@ -85,7 +85,7 @@ def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str
         low = word.lower().strip("'")
         joins = low in ("of", "on", "&", "de", "la", "el", "le", "du") and words and (
             words[-1][:1].isupper() or low in ("de", "la", "el", "le", "du"))
-        if words and low in cues.place_stops and not joins and not (low in ("the",) and False):
+        if words and low in cues.place_stops and not joins:
             break
         if not words and (low in cues.place_stops - {"the", "la", "el", "le"} or low.isdigit()):
             return None
