@@ -81,3 +81,16 @@ def test_titles_stand_where_the_automatic_placement_puts_them(tmp_path, monkeypa
     given = draw(tmp_path / "given")
     monkeypatch.setattr(plots, "TITLE_Y", None)  # matplotlib places each title itself
     assert draw(tmp_path / "auto") == given
+
+
+def test_load_scored_runs_gives_the_collector_back_as_it_was():
+    assert gc.isenabled()
+    first = load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=50)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        again = load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=50)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert [sr.result.metrics for sr in again] == [sr.result.metrics for sr in first]

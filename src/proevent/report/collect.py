@@ -12,6 +12,7 @@ from proevent.evaluate import METRICS_VERSION, EvaluationResult, evaluate, get_j
 from proevent.evaluate.judges import LocationJudge
 from proevent.io import CASES_FILE, MANIFEST_FILE, Dataset, Run, load_dataset, load_run
 from proevent.model import RunManifest, dataset_mismatch
+from proevent.model.bulk import gc_paused
 
 HUMAN_PREFIX = "human"
 REFERENCE_AGENTS = ("oracle",)
@@ -171,7 +172,24 @@ def load_scored_runs(
     """
     if not run_paths:
         raise ValueError("no run given")
-    paths = [Path(p) for p in run_paths]
+    with gc_paused():
+        return _load_scored_runs([Path(p) for p in run_paths], dataset=dataset, allow_mixed=allow_mixed, judge=judge,
+                                 metrics_version=metrics_version, n_boot=n_boot, seed=seed, results=results,
+                                 only_answered=only_answered)
+
+
+def _load_scored_runs(
+    paths: list[Path],
+    *,
+    dataset: str | Path | Dataset | None,
+    allow_mixed: bool,
+    judge: str | LocationJudge | None,
+    metrics_version: int,
+    n_boot: int,
+    seed: int,
+    results: dict[Path, EvaluationResult] | None,
+    only_answered: bool,
+) -> list[ScoredRun]:
     runs = [load_run(p) for p in paths]
     check_same_dataset(runs, allow_mixed=allow_mixed)
     given = dataset if isinstance(dataset, Dataset) or dataset is None else load_dataset(dataset)
