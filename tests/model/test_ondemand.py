@@ -118,3 +118,17 @@ def test_the_json_schemas_stay_the_models_own() -> None:
         schema = Step.model_json_schema(mode=mode)
         assert list(schema["properties"]) == list(Step.model_fields), mode
         assert "description" not in schema
+
+
+def test_a_subclass_of_step_still_requires_its_messages():
+    import pydantic
+    import pytest
+
+    from proevent.model import Step
+
+    class MyStep(Step):
+        pass
+
+    assert MyStep.model_fields["messages"].is_required()
+    with pytest.raises(pydantic.ValidationError):
+        MyStep(t=1, start="2026-03-09T08:00", end="2026-03-09T12:00", gold_ops=[], gold_timetable=[])

@@ -62,7 +62,10 @@ class _Field:
 
     def __get__(self, obj: Any, cls: type | None = None) -> Any:
         if obj is None:
-            return self
+            # read on the class, as before the field became on-demand: no attribute. Returning the
+            # descriptor would hand pydantic a default for the field of a subclass (the field would
+            # stop being required, and a dump would hold this object)
+            raise AttributeError(self.name)
         settle(obj)
         try:
             return obj.__dict__[self.name]

@@ -168,7 +168,7 @@ def _stylise(tpl: str, voice: str, style: StyleConfig, rng: random.Random, inten
     if rng.random() < 0.3:
         parts = [p if p.startswith("{") else re.sub(r"\bI\b", "i", p) for p in parts]
     if rng.random() < _GUYS_DROP:
-        parts = [p if p.startswith("{") else _GUYS.sub(lambda m: "" if m.group(0).startswith((",", " ")) else "", p)
+        parts = [p if p.startswith("{") else _GUYS.sub("", p)
                  for p in parts]
     if voice == "casual":  # a habit of the writer: "you" here, "u" in the terse and emoji voices
         parts = [p if p.startswith("{") else _YOU.sub(lambda m: _YOU_FULL[m.group(0)], p) for p in parts]
