@@ -11,8 +11,8 @@ from fixtures import FLAWED_RUN, PERFECT_RUN, TINY
 from proevent.evaluate import CaseRows, group_cases
 from proevent.evaluate.aggregate import MULTI_FIELDS, SINGLE_FIELDS
 from proevent.evaluate.breakdowns import group_values_of
+from proevent.evaluate.groupboot import shared_group_values
 from proevent.report import load_scored_runs, write_report
-from proevent.report.group_boot import shared_group_values
 from proevent.report.plots import DIMENSIONS, METRICS
 
 

@@ -166,14 +166,15 @@ def _sums(counts: list[np.ndarray], weights: np.ndarray | Iterable[np.ndarray]) 
     return [np.vstack(p) if p else np.zeros((0, m.shape[1])) for p, m in zip(parts, matrices)]
 
 
+def divide_counts(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """Numerator over denominator per resample, ``nan`` where the denominator is 0 (undefined)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+
 def _sum_ratios(prefix: str, sums: np.ndarray, ratios: dict[str, tuple[str, str]], index: dict[str, int]
                 ) -> dict[str, np.ndarray]:
-    out: dict[str, np.ndarray] = {}
-    for key, (a, b) in ratios.items():
-        num, den = sums[:, index[a]], sums[:, index[b]]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[f"{prefix}.{key}"] = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
-    return out
+    return {f"{prefix}.{key}": divide_counts(sums[:, index[a]], sums[:, index[b]]) for key, (a, b) in ratios.items()}
 
 
 def resampled_ratios(rows: CaseRows, weights: np.ndarray | Callable[[], Iterable[np.ndarray]]

@@ -14,9 +14,9 @@ import numpy as np
 
 from proevent.evaluate import CaseRows, categories, group_cases, label_order
 from proevent.evaluate.breakdowns import GroupValue
+from proevent.evaluate.groupboot import shared_group_values
 from proevent.report.collect import ScoredRun
 from proevent.report.error_summary import ErrorSummary
-from proevent.report.group_boot import shared_group_values
 
 DIMENSIONS: tuple[tuple[str, str], ...] = (
     ("negotiation_turns", "negotiation turns (T)"),

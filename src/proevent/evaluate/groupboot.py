@@ -1,4 +1,5 @@
-"""The robustness plot's group intervals of several runs, each group's resamples drawn once for all.
+"""The robustness plot's group intervals of several runs, each group's resamples drawn once for all
+(the report's plots call it; it scores, so it lives here).
 
 :func:`proevent.evaluate.breakdowns.group_values_of` draws a group's resamples from ``seed`` and
 its size alone, so the runs of one report on one dataset draw the very same weights for a group:
@@ -15,12 +16,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from proevent.evaluate import CaseRows
 from proevent.evaluate.aggregate import (
     _M,
     _S,
     MULTI_RATIOS,
     SINGLE_RATIOS,
+    CaseRows,
+    divide_counts,
     percentile_interval,
     weight_blocks,
 )
@@ -83,11 +85,9 @@ def shared_group_values(
 
 
 def _ratios(sums: np.ndarray) -> np.ndarray:
-    """Numerator over denominator per resample, ``nan`` where the denominator is 0 (as
-    ``resampled_ratios`` divides)."""
-    num, den = sums[:, 0], sums[:, 1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+    """The plotted metric per resample from its (numerator, denominator) sums: the one division of
+    :func:`~proevent.evaluate.aggregate.resampled_ratios`."""
+    return divide_counts(sums[:, 0], sums[:, 1])
 
 
 __all__ = ["shared_group_values"]
