@@ -144,18 +144,24 @@ def test_kinds_after_the_token_index_are_the_kinds_a_search_finds(text: str) -> 
     assert load_cues().kinds_in(fold(text)) == _kinds_by_search(fold(text))
 
 
-@pytest.mark.parametrize("folder", ["handwritten", "booking"])
-def test_kinds_of_the_written_messages_are_those_a_search_finds(folder: str) -> None:
+def _written_texts(folder: str) -> list[str]:
+    """Every message text of a hand-written example set (``examples/<folder>``)."""
     import json
     from pathlib import Path
 
+    path = Path(__file__).resolve().parents[2] / "examples" / folder / "cases.jsonl"
+    return [m["text"] for line in path.read_text(encoding="utf-8").splitlines()
+            for step in json.loads(line)["steps"] for m in step["messages"]]
+
+
+@pytest.mark.parametrize("folder", ["handwritten", "booking"])
+def test_kinds_of_the_written_messages_are_those_a_search_finds(folder: str) -> None:
     from proevent.agents.rules.cues import fold
 
-    path = Path(__file__).resolve().parents[2] / "examples" / folder / "cases.jsonl"
-    for line in path.read_text(encoding="utf-8").splitlines():
-        for step in json.loads(line)["steps"]:
-            for m in step["messages"]:
-                assert load_cues().kinds_in(fold(m["text"])) == _kinds_by_search(fold(m["text"])), m["text"]
+    texts = _written_texts(folder)
+    assert texts
+    for text in texts:
+        assert load_cues().kinds_in(fold(text)) == _kinds_by_search(fold(text)), text
 
 
 def _activity_by_search(folded: str) -> str | None:
@@ -187,17 +193,13 @@ def test_the_activity_found_by_its_tokens_is_the_first_a_search_finds(text: str)
 
 @pytest.mark.parametrize("folder", ["handwritten", "booking"])
 def test_the_activity_of_the_written_messages_is_the_first_a_search_finds(folder: str) -> None:
-    import json
-    from pathlib import Path
-
     from proevent.agents.rules.cues import fold
     from proevent.agents.rules.reading import activity_of
 
-    path = Path(__file__).resolve().parents[2] / "examples" / folder / "cases.jsonl"
-    for line in path.read_text(encoding="utf-8").splitlines():
-        for step in json.loads(line)["steps"]:
-            for m in step["messages"]:
-                assert activity_of(fold(m["text"]), load_cues()) == _activity_by_search(fold(m["text"])), m["text"]
+    texts = _written_texts(folder)
+    assert texts
+    for text in texts:
+        assert activity_of(fold(text), load_cues()) == _activity_by_search(fold(text)), text
 
 
 _MARK_PIECES = ["straight after", "right after my", "just after the gym", "after", "where", "which place", "what place",
