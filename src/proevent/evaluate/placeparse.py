@@ -415,9 +415,35 @@ def _platform_of(url: re.Match[str]) -> str:
                 url.group(0))
 
 
+_CHANNEL = re.compile(r"(?<![\w#])#[^\W\d_][\w-]*")
+"""A channel of a chat platform ("Discord voice channel #general")."""
+
+
+@lru_cache(maxsize=65536)
+def meeting(location: str) -> str | None:
+    """The one meeting a location names on its platform: a meeting's web address with its code
+    ("meet.google.com/xyz-abcd-efg", "zoom.us/j/123"; the query after "?" aside) or a channel of a
+    platform ("Discord #general"); ``None`` when it names none (a platform alone, a place)."""
+    if "/" in location:
+        for url in _URL.finditer(location):
+            platform = _platform_of(url)
+            if platform != url.group(0):
+                code = url.group(0)[url.end(1) - url.start(0):].split("?")[0].split("#")[0].strip("/").lower()
+                if code:
+                    return f"{platform}/{code}"
+    if "#" in location and not _PLATFORMS.keys().isdisjoint(normalize_location(location).split()):
+        channel = _CHANNEL.search(location)
+        if channel:
+            return channel.group(0).lower()
+    return None
+
+
 @lru_cache(maxsize=65536)
 def parse(location: str) -> Parsed:
-    """The head and qualifiers of a location, each as canonical words (empty parts left out)."""
+    """The head and qualifiers of a location, each as canonical words (empty parts left out); a
+    platform's channel is left to :func:`meeting`."""
+    if meeting(location) is not None and "#" in location:
+        location = _CHANNEL.sub("", location)
     location = _URL.sub(_platform_of, location)
     raw_parts = [q for p in _SPLIT.split(_unmarked(location).strip()) for q in _street_apart(p)]  # "ín" as "in"
     read = [_words(p) for p in raw_parts]

@@ -64,6 +64,7 @@ from proevent.evaluate.aliases import TOKEN, tokens_match
 from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
 from proevent.evaluate.placechains import ChainIndex
+from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, said_in
 from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazetteer_key: re-exported)
     _ACRONYM_SKIP,
     _BIND,
@@ -98,6 +99,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     _words,
     canonical_name,
     gazetteer_key,
+    meeting,
     parse,
     room_named,
     split_as,
@@ -375,8 +377,9 @@ def _tokens(parsed: Parsed) -> set[str]:
 @lru_cache(maxsize=4096)
 def hits(description: str) -> frozenset[str]:
     """The places of the alias table whose cues an event's description has, and ``#venue`` when it
-    names a kind of business (a bar, a shop: see :data:`_VENUE_WORDS`)."""
-    found = _aliases().hits(description)
+    names a kind of business (a bar, a shop: see :data:`_VENUE_WORDS`), and the city or region it says
+    the event is in (:func:`~proevent.evaluate.placecities.said_in`)."""
+    found = _aliases().hits(description) | said_in(description)
     if not _VENUE_WORDS.isdisjoint(normalize_location(description).split()):
         found |= {_VENUE_CUE}
     return found
@@ -388,8 +391,14 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     same when they share one ("JFK" / "John F. Kennedy International Airport"), different when they share none
     ("Louvre" / "Louvre-Lens"); the written forms decide the rest, read with and without the known places' tokens.
     A typo of the other side's word is read as the other side writes it, and the rule asked again; then the parts
-    in their other readings (:func:`_rearranged`, :func:`_city_apart`, :func:`room_named`)."""
+    in their other readings (:func:`_rearranged`, :func:`_city_apart`, :func:`room_named`). Two meetings with
+    different codes or channels are two meetings (:func:`meeting`)."""
+    ma, mb = meeting(a), meeting(b)
+    if ma is not None and mb is not None and ma != mb:
+        return False  # "meet.google.com/xyz-..." is not "meet.google.com/qrs-..."
     pa, pb = parse(a), parse(b)
+    if cues and elsewhere_than_said(pa, pb, cues):
+        return False  # "Museum of Fine Arts, Houston" for an exhibit in Boston
     xa, xb = _rearranged(pa), _rearranged(pb)  # the parts in their other reading
     rooms = all(any(_labelled(w) for w in p.flat) for p in (xa, xb))  # a room on one side only is not moved
     readings = [(pa, pb)]
@@ -453,62 +462,7 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
         return False  # a city against a venue in it ("Leeds" / "Leeds, Kirkgate Market")
     return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more)
                                            and not any(_branch(q) for q in fewer)) \
-        and not _cities_apart(pa, pb)
-
-
-_FAR_KM = 50.0
-"""Cities farther apart than this are two places' cities, not one's districts."""
-
-
-@lru_cache(maxsize=1)
-def _districts() -> dict[str, frozenset[str]]:
-    """A district's name (the gazetteer's key) and the big cities it lies in or beside (the alias
-    table's ``districts``: "Westminster" is London's as well as a city in Colorado)."""
-    out: dict[str, set[str]] = {}
-    for town, names in gazetteer.alias_table().districts.items():
-        for name in names:
-            out.setdefault(_key(_aliases().fold(_words(name)[0])), set()).add(_key(_aliases().fold(_words(town)[0])))
-    return {k: frozenset(v) for k, v in out.items()}
-
-
-def _named_cities(parsed: Parsed, other: Parsed) -> set[str]:
-    """The cities of the gazetteer a location names and ``other`` does not: its qualifiers that
-    are one, and a first or last word of a longer head that is one ("Trinity College Dublin")."""
-    head = parsed.parts[0]
-    found = {_key(q) for q in parsed.parts[1:] if gazetteer.town(_key(q))}
-    if len(head) > 1:
-        found |= {w for w in (head[0], head[-1]) if w not in _GENERIC and gazetteer.town(w)}
-    return {c for c in found if not set(c.split()) <= set(other.flat)}
-
-
-def _named_regions(parsed: Parsed, other: Parsed) -> list[gazetteer.Where]:
-    """The states and countries a location's qualifiers name (no city of that name) and ``other`` does not."""
-    keys = [_key(q) for q in parsed.parts[1:] if not set(q) <= set(other.flat)]
-    return [w for k in keys if not gazetteer.town(k) and (w := gazetteer.region(k)) is not None]
-
-
-def _outside(cities: set[str], regions: list[gazetteer.Where]) -> bool:
-    """Some of ``regions`` named, and every city of ``cities`` (their best-known towns) outside them all."""
-    wheres = [gazetteer.city(c) for c in cities]
-    return bool(regions) and bool(wheres) and all(w is not None and not any(
-        r.country == w.country and r.state in ("", w.state) for r in regions) for w in wheres)
-
-
-def _cities_apart(pa: Parsed, pb: Parsed) -> bool:
-    """Each side names a city the other does not, and every two of them (or of the big cities a
-    district of that name lies in) are more than 50 km apart: namesakes of one kind in two cities
-    ("Trinity College Dublin" / "Trinity College, Cambridge"; "Big Ben, Westminster" / "Big Ben,
-    London" and "MIT, Cambridge" / "MIT, Boston" are one place)."""
-    ca, cb = _named_cities(pa, pb), _named_cities(pb, pa)
-    if _outside(ca, _named_regions(pb, pa)) or _outside(cb, _named_regions(pa, pb)):
-        return True  # "Mount Sinai Hospital, New York" / "Mount Sinai Hospital Toronto"
-    if not ca or not cb:
-        return False
-
-    def spots(name: str) -> list[gazetteer.Town]:
-        return [t for t in (gazetteer.town(c) for c in {name} | _districts().get(name, frozenset())) if t]
-
-    return all(gazetteer.distance_km(s, t) > _FAR_KM for a in ca for b in cb for s in spots(a) for t in spots(b))
+        and not cities_apart(pa, pb)
 
 
 @lru_cache(maxsize=1)
