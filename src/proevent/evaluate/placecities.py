@@ -68,7 +68,8 @@ def _spots(name: str) -> list[gazetteer.Town]:
 def _far(a: set[str], b: set[str]) -> bool:
     """Every city of ``a`` more than 50 km from every city of ``b`` (any of their spots; a city
     without a position is near)."""
-    return all(_spots(x) for x in a | b) and all(gazetteer.distance_km(s, t) > _FAR_KM for x in a for y in b for s in _spots(x) for t in _spots(y))
+    return all(_spots(x) for x in a | b) and all(
+        gazetteer.distance_km(s, t) > _FAR_KM for x in a for y in b for s in _spots(x) for t in _spots(y))
 
 
 def cities_apart(pa: Parsed, pb: Parsed) -> bool:
