@@ -378,3 +378,53 @@ def test_a_range_after_to_is_the_new_time_of_the_event():
                timetable=(talk,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T14:00"},
                    {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-13T16:00"}]
+
+
+# -- issue 16, third round: a change asked before its values, a new activity for the same slot, ---
+# -- several chats in send order -------------------------------------------------------------------
+def test_a_change_asked_before_its_values_moves_the_named_event_to_another_day():
+    ops = _act([("09:00", "Bob Ray", "could we move thursday's dinner? my sister is in town"),
+                ("09:01", "Bob Ray", "sat 8 or sun 7?"), ("09:20", USER, "sun 7 works")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-15T19:00"}]
+    # without the change asked first, another day's plan is a new plan, not this event
+    ops = _act([("09:00", "Bob Ray", "sat 8 or sun 7?"), ("09:20", USER, "sun 7 works")])
+    assert [op["op"] for op in ops] == ["insert"]
+
+
+def test_the_named_event_moved_into_another_activity_is_updated_not_inserted():
+    ops = _act([("09:00", "Bob Ray", "thursday's dinner, could we do a coffee at 5 instead? at kaffeeklatsch"),
+                ("09:30", USER, "sure")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T17:00"},
+                   {"op": "update", "id": "e1", "attribute": "location", "value": "kaffeeklatsch"}]
+
+
+def test_the_chats_of_a_step_are_played_in_the_order_their_messages_were_sent():
+    group = Chat(chat_id="c2", name="supper club", type="group", members=[USER, "Bob Ray", "Cy Hunt"])
+    direct = Chat(chat_id="c1", name="Bob", type="direct", members=[USER, "Bob Ray"])
+    at = lambda chat, hm, who, text: Message(chat_id=chat, time=f"{MON}T{hm}", sender=who, text=text)  # noqa: E731
+    obs = Observation(case_id="x", t=1, mode="single", repeat=0, user=USER, now=f"{MON}T20:00",
+                      window_start=f"{MON}T08:00", timetable=Timetable([DINNER]), chats=[
+                          ChatUpdate(chat=direct, context=[], new=[
+                              at("c1", "09:00", "Bob Ray", "can we move thursday's dinner to friday?"),
+                              at("c1", "11:00", USER, "friday works")]),
+                          ChatUpdate(chat=group, context=[], new=[
+                              at("c2", "10:00", USER, "bob wants thursday's dinner on friday instead, ok with you?"),
+                              at("c2", "10:05", "Cy Hunt", "fine by me")])])
+    # played by send time: the group agrees to the move (10:05) before the direct chat settles it (11:00);
+    # chat by chat, the group would read "thursday" against an event already moved to friday
+    ops = asyncio.run(RulesAgent().act(obs)).ops
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T19:30"}]
+
+
+def test_a_direct_chat_whose_contact_confirms_in_a_booking_systems_voice_is_a_service():
+    # the contact's name says nothing ("Kim & Söhne"); its confirmation opens with "Booked" and a date
+    ops = _act([("09:00", USER, "hi, a trim on friday? after 4 if possible"),
+                ("09:05", "Kim & Söhne", "Hi! Free on Fri 13.03 at 16:30 or 17:15."),
+                ("09:10", USER, "fri 17:15"),
+                ("09:11", "Kim & Söhne", "Booked: Fri 13.03 at 17:15 (30 min) at Kim & Söhne.")],
+               members=(USER, "Kim & Söhne"), name="Kim & Söhne", timetable=())
+    assert [{k: v for k, v in op["event"].items() if k != "description"} for op in ops] == [
+        {"start": "2026-03-13T17:15", "end": "2026-03-13T17:45", "location": "Kim & Söhne", "participants": [USER]}]
+    # a friend's lower-case "booked, ..." keeps the chat a chat between people
+    ops = _act([("09:00", "Bob Ray", "booked, fri 8 at the tap"), ("09:05", USER, "👍")], timetable=())
+    assert ops[0]["event"]["participants"] == [USER, "Bob Ray"]

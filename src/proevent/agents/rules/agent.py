@@ -83,6 +83,9 @@ _RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im)
 """A whole message that answers a roll-call by volunteering ("me")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
+_RE_MOVE_ASKED = re.compile(r"(?<![\w'])(?:move|moving|reschedul\w*|push|postpone|shift|bring (?:it )?forward)"
+                            r"(?![\w'])")
+"""A change asked for before its new values ("can we move tomorrow's call?"): the next offer moves that event."""
 
 
 @lru_cache(maxsize=MEMO)
@@ -94,6 +97,8 @@ def _marks(f: Features) -> tuple[re.Match[str] | None, bool]:
     return after, where
 
 
+_RE_BOOKED_LEAD = re.compile(r"(?:booked|confirmed|reserved|you're booked|you are booked|you're all set)(?![\w'])")
+"""A confirmation that opens with its verb (matched at the start of the message)."""
 _RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")
 
 
@@ -118,12 +123,19 @@ class RulesAgent:
         leave and, per message, its move and whether it moved the negotiation."""
         work = Work(list(obs.timetable))
         played: list[Played] = []
+        states = []
         for upd in obs.chats:
             key = (obs.case_id, obs.mode, obs.repeat, upd.chat.chat_id)
             state = self._resume(key, obs, upd)
             state.last = None  # a step that fails half-way leaves a state nobody resumes
-            for msg in upd.new:
-                played.append(self._play(state, msg, upd.chat, obs, work))
+            states.append((key, state, upd))
+        # the chats' new messages in the order they were sent: news in one chat settles before a
+        # later message of another chat reads the event (a stable sort keeps each chat's own order)
+        queue = sorted(((msg.time, n, k) for n, (_, _, upd) in enumerate(states) for k, msg in enumerate(upd.new)))
+        for _, n, k in queue:
+            _, state, upd = states[n]
+            played.append(self._play(state, upd.new[k], upd.chat, obs, work))
+        for key, state, upd in states:
             state.last = message_key(upd.new[-1]) if upd.new else message_key(upd.context[-1]) if upd.context else None
             self._states[key] = state
             self._states.move_to_end(key)
@@ -164,8 +176,9 @@ class RulesAgent:
             name = fold(" ".join([chat.name, *[m for m in chat.members if m != user]]))
             state.service = chat.type == "direct" and self.cues.has("service_names", name)
         if not state.service and chat.type == "direct" and sender != user and "confirmed" in f.hits and (
-                _RE_YOUR_BOOKING.search(f.folded)):
-            state.service = True
+                _RE_YOUR_BOOKING.search(f.folded) or _RE_BOOKED_LEAD.match(f.folded) and f.text[:1].isupper()
+                and any(c.isdigit() for c in f.text)):
+            state.service = True  # "Booked ✂️ Thu 18.06 at 18:15": a booking system's voice, not a friend's
         return state.service
 
     def _play(self, state: ChatState, msg: Message, chat: Chat, obs: Observation, work: Work) -> Played:
@@ -215,6 +228,9 @@ class RulesAgent:
             move = Acceptance(sender)  # "same": the yes of the one before
         if isinstance(move, Proposal):
             move.named = named
+        if about is not None and (isinstance(move, (Nothing, Proposal)) and _RE_MOVE_ASKED.search(f.folded) or (
+                isinstance(move, Proposal) and move.asks and move.change)):
+            state.moving = (about, sender, state.seen)
         if asks_where:
             state.where_asked = True
         elif getattr(move, "values", None) is not None and move.values.place is not None:
@@ -400,9 +416,12 @@ class RulesAgent:
             if sender not in draft.backers:
                 draft.backers.append(sender)
             return
+        moving = state.moving is not None and subject is not None and state.moving[0] == subject.id and (
+            state.seen - state.moving[2] <= recent_window(chat))
         new_activity = move.activity is not None and subject is not None and move.activity[:4] not in fold(
-            subject.description) and not move.named
-        fits = subject is not None and (move.change or move.named or (
+            subject.description) and not move.named and not ((move.change or moving) and move.about == subject.id)
+        # ("tomorrow's 1:1, could we do it over lunch instead?": the event it names moves, no new plan)
+        fits = subject is not None and (move.change or move.named or moving or (
             (values.day is None or move.about == subject.id) and same_kind(values, subject)))
         if subject is not None and not new_activity and fits:
             changed = differs(values, subject)
@@ -411,7 +430,11 @@ class RulesAgent:
                     state.call = (subject.id, state.seen)  # "parkrun sat?": a roll-call on the event
                 return  # "yep 8:30": what the timetable holds already
             draft = Draft(subject.id, values, sender, [sender])
-            if move.fact and (move.named or _RE_IT.search(fold(move.text))):
+            asker = state.moving[1] if moving and state.moving else None
+            if move.fact and (move.named or _RE_IT.search(fold(move.text))) or (
+                    move.agrees and asker is not None and asker != sender and user in (asker, sender)):
+                # stated as done, or the yes to a change the other side asked for, with its values
+                # ("could we make wednesday a full hour?" - "sure, 2-3")
                 self._settle(state, draft, chat, user, work, service=False)
                 return
             state.open = draft

@@ -70,6 +70,8 @@ class ChatState:
     """The chat's members as a tuple (kept: every message's reading context names them)."""
     others: frozenset[str] | None = None
     """The chat's members but the user (kept: every message is linked by them)."""
+    moving: tuple[str, str, int] | None = None
+    """A change of this event was asked (by this sender, at this message count), or a question put about it."""
 
 
 @dataclass(slots=True)
