@@ -179,7 +179,7 @@ def test_only_the_known_names_are_ambiguous() -> None:
     assert {n for n in shared if n.startswith("@")} == {
         "@duomo-firenze|duomo-milano", "@getty-center|getty-villa", "@golden-gate|golden-gate-park",
         "@guggenheim-bilbao|guggenheim-ny", "@universal-hollywood|universal-japan|universal-orlando",
-        "@tate-britain|tate-liverpool|tate-modern|tate-st-ives"}
+        "@tate-britain|tate-liverpool|tate-modern|tate-st-ives", "@vu-melbourne|vuw"}
 
 
 def _table(**change: object) -> str:

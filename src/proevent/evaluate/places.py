@@ -399,6 +399,9 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     pa, pb = parse(a), parse(b)
     if cues and elsewhere_than_said(pa, pb, cues):
         return False  # "Museum of Fine Arts, Houston" for an exhibit in Boston
+    if _known_apart(pa, pb, cues) and _known_apart(_respelled(pa, pb), pb, cues) \
+            and _known_apart(pa, _respelled(pb, pa), cues):
+        return False  # two known places, in no other reading one ("Portland Art Museum" / "... Museum of Art")
     xa, xb = _rearranged(pa), _rearranged(pb)  # the parts in their other reading
     rooms = all(any(_labelled(w) for w in p.flat) for p in (xa, xb))  # a room on one side only is not moved
     readings = [(pa, pb)]
@@ -422,6 +425,12 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
         if (sa is not ra and _decide(sa, rb, cues)) or (sb is not rb and _decide(ra, sb, cues)):
             return True
     return False
+
+
+def _known_apart(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
+    """Both heads name known places, and no place of one is one of the other's."""
+    known_a, known_b = _tokens(_tag(pa, cues)), _tokens(_tag(pb, cues))
+    return bool(known_a and known_b) and not any(tokens_match(x, y) for x in known_a for y in known_b)
 
 
 def _decide(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
