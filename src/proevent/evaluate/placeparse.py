@@ -160,6 +160,7 @@ _LABELS = frozenset({
     "theatre", "screen", "auditorium",
     "building", "block", "wing", "ward", "court", "pitch", "stage", "table", "desk", "section", "row", "stand", "track",
     "door", "entrance", "exit", "lot", "zone", "pier", "berth", "apartment", "flat", "box", "stall", "booth",
+    "ballroom",
 })
 """Labels that bind the number or letter after them ("Hall 2 Room 3" is not "Hall 3 Room 2")."""
 _LABEL_FORMS = {"sala": "room", "salle": "room", "raum": "room", "aula": "room", "stanza": "room", "sal": "room",

@@ -106,6 +106,13 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
 )
 from proevent.evaluate.placeslips import doubling, one_more, slip, transcribed, vowel_slip
 
+_GROUNDS = frozenset({"university", "college", "campus", "messe", "fairground", "fairgrounds", "showground",
+                      "showgrounds", "expo", "exhibition", "polytechnic"})
+"""Words of a place made of many buildings or halls (a campus, a fairground)."""
+_BUILDING_LABELS = frozenset({"hall", "building", "block", "wing", "pavilion", "stand"})
+_BUILDING_WORDS = frozenset({"building", "hall", "library", "pavilion", "centre", "tower", "wing", "house"})
+"""A building inside grounds: its label before a number, or its word ending a name."""
+
 
 @lru_cache(maxsize=65536)
 def word_match(x: str, y: str, pinned: bool = False) -> bool:
@@ -469,6 +476,8 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
         del more[hit]
     if gazetteer.is_place_name(_key(ha)) and any(_venue_named(q) for q in more):
         return False  # a city against a venue in it ("Leeds" / "Leeds, Kirkgate Market")
+    if more and (_grounds(ha) or _grounds(hb)) and any(_building(q) for q in more):
+        return False  # a campus or fairground against a building or hall in it
     return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more)
                                            and not any(_branch(q) for q in fewer)) \
         and not cities_apart(pa, pb)
@@ -508,6 +517,22 @@ def _branch(q: tuple[str, ...]) -> bool:
     if any(_BIND in w for w in q) or gazetteer.is_place_name(_key(q)):
         return False
     return not all(gazetteer.is_place_name(w) or (len(w) <= 3 and w.isalpha()) for w in q)
+
+
+def _grounds(head: tuple[str, ...]) -> bool:
+    """A head that names grounds of many buildings or halls: a university, college or campus, a
+    fairground or exhibition grounds ("Stanford University", "Messe Frankfurt"), by its words or the
+    names of the known place it is."""
+    return any(w in _GROUNDS for w in head) or any(
+        not _GROUNDS.isdisjoint(name) for w in head if w[:1] == TOKEN for name in _aliases().spellings(w))
+
+
+def _building(q: tuple[str, ...]) -> bool:
+    """A qualifier naming one building or hall: a labelled hall, building, block, wing, pavilion or
+    stand ("Halle 3.1", "Stand C45"), or a name ending in a building's word ("Gates Computer Science
+    Building", "Robarts Library"); not a room alone ("Room 311"), a street or a city."""
+    return any(w.partition(_BIND)[0] in _BUILDING_LABELS for w in q if _BIND in w) or (
+        len(q) >= 2 and q[-1] in _BUILDING_WORDS and any(w not in _GENERIC for w in q[:-1]))
 
 
 def _code_of(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
