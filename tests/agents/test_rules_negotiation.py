@@ -428,3 +428,15 @@ def test_a_direct_chat_whose_contact_confirms_in_a_booking_systems_voice_is_a_se
     # a friend's lower-case "booked, ..." keeps the chat a chat between people
     ops = _act([("09:00", "Bob Ray", "booked, fri 8 at the tap"), ("09:05", USER, "👍")], timetable=())
     assert ops[0]["event"]["participants"] == [USER, "Bob Ray"]
+
+
+def test_lets_use_the_room_moves_the_event_and_in_a_named_room_is_a_place():
+    ops = _act([("09:00", "Bob Ray", "dishoom is closed thursday actually, let's use the roof terrace"),
+                ("09:10", USER, "terrace 👌")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "the roof terrace"}]
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.places import find_place
+    cues = load_cues()
+    assert find_place("we're in seminar room c on the ground floor", cues) == "seminar room c"
+    assert find_place("we're in hamburg till sunday", cues) is None
+    assert find_place("just use a pen", cues) is None

@@ -17,7 +17,7 @@ from proevent.timeexpr import Reading, read, vocabulary
 
 _CALLS = {"zoom": "Zoom", "teams": "Teams", "google meet": "Google Meet", "meet": "Google Meet", "facetime": "FaceTime",
           "skype": "Skype", "whatsapp": "WhatsApp", "webex": "Webex", "discord": "Discord", "hangouts": "Hangouts"}
-_RE_LEAD = re.compile(r"(?:(?<![\w'])(at|@|in|to|from|outside|near|by)\s+)(?=\S)", re.I)
+_RE_LEAD = re.compile(r"(?:(?<![\w'])(at|@|in|to|from|outside|near|by|use)\s+)(?=\S)", re.I)
 _RE_WORD = re.compile(r"[^\s,.!?;:()\0\"“”]+")
 _RE_CALL = re.compile(r"(?<![\w'])(?:over|on|via|by|a|on a|quick)\s+(zoom|teams|google meet|meet|facetime|skype|webex|"
                       r"whatsapp|discord|hangouts)(?![\w'])", re.I)
@@ -25,7 +25,9 @@ _RE_CALL = re.compile(r"(?<![\w'])(?:over|on|via|by|a|on a|quick)\s+(zoom|teams|
 
 _RE_INITIAL = re.compile(r"[A-Z][a-z]{0,2}")
 _RE_CLOCKISH = re.compile(r"[\d:.]+(?:am|pm)?")
-_RE_IN_PLACE = re.compile(r"(?:the|room|studio|hall|building|lab)\b", re.I)
+_RE_IN_PLACE = re.compile(r"(?:the|room|studio|hall|building|lab)\b"
+                          r"|(?:[a-z]+\s){1,2}(?:room|studio|hall|lab|suite)\s+\w", re.I)
+"""After "in", a place names its room: "in the lobby", "in room 210", "in group room b" (not "in hamburg")."""
 _RE_WHOSE = re.compile(r"\w+'s\b|mine\b|ours\b|the\b")
 _RE_ANSWER_FILLER = re.compile(r"(?i)\b(instead|it is|then|maybe|perhaps|again|please|pls|for a change)\b")
 _RE_ANSWER_LEAD = re.compile(r"(?i)^(?:how about|what about|or|maybe|let's do|lets do|let's go to|try)\s+")
@@ -132,6 +134,8 @@ def find_place(masked: str, cues: Cues) -> str | None:
         nxt = masked[m.end():m.end() + 40]
         if lead == "in" and not _RE_IN_PLACE.match(nxt):
             continue  # "in hamburg", "in a bit": only "in the lobby", "in room 210"
+        if lead == "use" and not nxt.lower().startswith("the "):
+            continue  # "let's use the terrace", not "use a pen"
         if lead in ("to", "from", "by", "near", "outside") and not (
                 nxt[:1].isupper() or _RE_WHOSE.match(nxt)):
             continue
