@@ -59,6 +59,9 @@ _NUMBER_SIGNS = frozenset({"no", "nr", "number"})
 _ACRONYM_SKIP = frozenset({"the", "of", "and", "a", "an", "for"})
 _HOME = frozenset({"place", "house", "flat", "apartment", "home"})
 """Home words: "Tom's place" = "Tom's house" = "Tom's"."""
+_OWNED = frozenset({"apartment", "flat"})
+"""Home words that after a bare name make it an owner's ("Sarah apartment"; "Gordon House", "Park
+Place" are buildings and streets)."""
 _STREET_TYPES = frozenset({"street", "road", "avenue", "boulevard", "lane", "drive", "court", "parkway", "square",
                            "highway", "way", "close", "crescent", "terrace"})
 _STATION_WORDS = frozenset({"station"})
@@ -228,6 +231,10 @@ def _words(part: str) -> tuple[tuple[str, ...], bool]:
     if len(folded) == 2 and folded[1][0] in _HOME and folded[0][0].endswith("s") and len(folded[0][0]) >= 4 \
             and not gazetteer.is_place_name(folded[0][0]):
         folded[0] = (folded[0][0], True)  # "Lucys apartment" is Lucy's, its apostrophe dropped
+    elif len(folded) == 2 and folded[1][0] in _OWNED and not folded[0][1] and folded[0][0].isalpha() \
+            and len(folded[0][0]) >= 3 and folded[0][0] not in _GENERIC and folded[0][0] not in _STOP \
+            and not gazetteer.is_place_name(folded[0][0]):
+        folded[0] = (folded[0][0] + "s", True)  # "Sarah apartment" is Sarah's apartment, its "'s" dropped
     if len(folded) > 1 and folded[-1][0] in _HOME and folded[-2][1]:
         folded.pop()  # "Tom's place" -> "toms'"
         folded[-1] = (folded[-1][0] + _HOME_MARK, False)

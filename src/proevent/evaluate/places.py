@@ -106,6 +106,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
 )
 from proevent.evaluate.placeslips import doubling, one_more, slip, transcribed, vowel_slip
 
+_VOWELS = frozenset("aeiouy")
 _GROUNDS = frozenset({"university", "college", "campus", "messe", "fairground", "fairgrounds", "showground",
                       "showgrounds", "expo", "exhibition", "polytechnic"})
 """Words of a place made of many buildings or halls (a campus, a fairground)."""
@@ -138,6 +139,9 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     if pinned and shortest >= 3 and (doubling(x, y) or (shortest >= 5 and (x in _GENERIC) != (y in _GENERIC)
                                                          and one_more(x, y))):
         return True  # the rest of the name holds: "Primrose Hil"; a kind's word mistyped: "Temple" / "Tempe"
+    if pinned and shortest >= 6 and len(x) == len(y) and x not in _GENERIC and y not in _GENERIC and sum(
+            c != d for c, d in zip(x, y)) == 1 and all(c in _VOWELS for c, d in zip(x + y, y + x) if c != d):
+        return True  # one vowel for another where the rest of the name holds ("Shinjiku Gyoen")
     if slip(x, y):
         return True
     if shortest < 5 or (shortest < 9 and x[1] != y[1]):
@@ -431,7 +435,32 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
         sa, sb = _respelled(ra, rb), _respelled(rb, ra)
         if (sa is not ra and _decide(sa, rb, cues)) or (sb is not rb and _decide(ra, sb, cues)):
             return True
-    return False
+    ka, kb = _known_typo(pa, pb, cues), _known_typo(pb, pa, cues)
+    return (ka is not pa and _decide(ka, pb, cues)) or (kb is not pb and _decide(pa, kb, cues))
+
+
+def _known_typo(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> Parsed:
+    """``pa`` with a word one letter off the other side's (added, dropped, put for another or swapped;
+    4 letters or more, the first letter kept, no digits) written as there, when ``pb``'s head names a
+    known place and ``pa`` so written names it too ("Barcelona Sans" / "Barcelona Sants": a slip the
+    general typo rule refuses in a short word, taken when it spells a known place's name); never a word
+    that is itself a city or region ("Stamford" / "Stanford"); ``pa`` when not."""
+    known = _tokens(_tag(pb, cues))
+    if not known or _tokens(_tag(pa, cues)):
+        return pa
+    others = [y for y in pb.flat if y not in pa.flat and y[:1] != TOKEN and _BIND not in y and y.isalpha()]
+
+    def near(x: str, y: str) -> bool:
+        return min(len(x), len(y)) >= 4 and x[0] == y[0] and x.isalpha() and not gazetteer.is_place_name(x) \
+            and OSA.distance(x, y, score_cutoff=1) <= 1  # "Stamford", a town, is no slip of "Stanford"
+
+    parts = tuple(tuple(x if x in pb.flat else next((y for y in others if near(x, y)), x) for x in part)
+                  for part in pa.parts)
+    if parts == pa.parts:
+        return pa
+    fixed = pa._replace(parts=parts, flat=tuple(w for p in parts for w in p))
+    mine = _tokens(_tag(fixed, cues))
+    return fixed if any(tokens_match(x, y) for x in mine for y in known) else pa
 
 
 def _known_apart(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
