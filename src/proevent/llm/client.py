@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from pydantic_core import PydanticSerializationError, to_json
 
 from proevent.llm.batchfile import (
@@ -167,13 +168,37 @@ def _encode_body(body: dict[str, Any]) -> bytes:
 
 
 def _encode_payload(body: dict[str, Any]) -> bytes:
-    """The request as compact UTF-8 JSON for the wire, by pydantic-core's encoder (a fifth of the
-    standard library's time on a typical prompt; the same values, without the spaces after ``,``
-    and ``:``); a lone surrogate is sent as U+FFFD, as by :func:`_encode_body`."""
+    """The request as compact UTF-8 JSON for the wire, by msgspec's encoder (a third of pydantic-core's
+    time, a fifteenth of the standard library's on a typical prompt; the same values, without the
+    spaces after ``,`` and ``:``); what msgspec refuses (a lone surrogate, a value it cannot
+    encode) goes through pydantic-core, a lone surrogate sent as U+FFFD as by :func:`_encode_body`."""
+    try:
+        return _WIRE_ENCODE(body)
+    except (TypeError, ValueError, OverflowError, msgspec.MsgspecError):
+        pass
     try:
         return to_json(body)
     except PydanticSerializationError:
         return to_json(clean_strings(body))
+
+
+_WIRE_ENCODE = msgspec.json.Encoder().encode
+_WIRE_DECODE = msgspec.json.Decoder().decode
+
+
+def decode_reply(raw: bytes | bytearray) -> Any:
+    """``json.loads(raw.decode("utf-8", "replace"))``: by msgspec (a quarter of the time) where it
+    decodes the body, else by the standard library, which takes what msgspec refuses and the
+    standard library reads (invalid UTF-8, ``NaN``, a lone surrogate escape, a number out of a
+    float's range) or raises its ``ValueError``.
+
+    Raises:
+        ValueError: not JSON (as :func:`json.loads`).
+    """
+    try:
+        return _WIRE_DECODE(raw)
+    except msgspec.MsgspecError:
+        return json.loads(raw.decode("utf-8", "replace"))
 _CHUNK = 1 << 16
 _ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 """A JSON escape of a UTF-16 surrogate (``\\ud800``): bytes decoded as UTF-8 hold no other way to one."""
@@ -357,11 +382,19 @@ class LLMClient:
             _RETRYABLE_EXC = (asyncio.TimeoutError, aiohttp.ClientConnectionError, aiohttp.ClientPayloadError)
             self._sem = asyncio.Semaphore(self.config.concurrency)
             connector = aiohttp.TCPConnector(limit=self.config.concurrency, limit_per_host=0, ttl_dns_cache=300)
+            # the headers of every request, the key read from the environment as the session opens (it
+            # stays in memory only): per request, two missed environment lookups and a header dict
+            # merged into the session's cost more than a tenth of the client's own CPU time
+            headers = {"Content-Type": "application/json", "Accept-Encoding": "identity"}
+            api_key = self.config.api_key()
+            if api_key:
+                headers["Authorization"] = f"Bearer {api_key}"
             self._session = aiohttp.ClientSession(
                 connector=connector,
                 cookie_jar=aiohttp.DummyCookieJar(),
                 timeout=aiohttp.ClientTimeout(total=self.config.timeout_s),
                 skip_auto_headers=("User-Agent",),
+                headers=headers,
             )
         return self._session
 
@@ -502,10 +535,6 @@ class LLMClient:
 
     async def _post(self, session: aiohttp.ClientSession, body: dict[str, Any], tools: bool) -> dict[str, Any]:
         cfg = self.config
-        headers = {"Content-Type": "application/json", "Accept-Encoding": "identity"}
-        api_key = cfg.api_key()
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
         payload = _encode_payload(body)
         estimate = len(payload) // 4 + (cfg.max_tokens or 256)
         last_error = "no attempt made"
@@ -518,7 +547,7 @@ class LLMClient:
             retry_after: float | None = None
             try:
                 self.totals.requests += 1
-                async with session.post(url + "/chat/completions", data=payload, headers=headers) as resp:
+                async with session.post(url + "/chat/completions", data=payload) as resp:
                     status = resp.status
                     retry_after = parse_retry_after(resp.headers.get("Retry-After"))
                     raw = await _read_limited(resp, limit, url)
@@ -532,7 +561,7 @@ class LLMClient:
                 self._inflight[url] -= 1
             if status == 200:
                 try:
-                    data = json.loads(raw.decode("utf-8", "replace"))
+                    data = decode_reply(raw)
                 except ValueError:
                     data, problem = None, "not JSON"
                 else:
