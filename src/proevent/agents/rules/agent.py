@@ -366,9 +366,7 @@ class RulesAgent:
             if person == user:
                 subject.deleted = True
             elif person in subject.participants:
-                subject.participants.remove(person)
-                if subject.participants == [user] and chat.type == "direct":
-                    subject.deleted = True
+                subject.participants.remove(person)  # the event stays: "no bother, I'll go on my own"
             return
         if isinstance(move, Join):
             if state.open is not None and state.open.key is None:
