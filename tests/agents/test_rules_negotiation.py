@@ -441,3 +441,13 @@ def test_lets_use_the_room_moves_the_event_and_in_a_named_room_is_a_place():
     assert find_place("we're in seminar room c on the ground floor", cues) == "seminar room c"
     assert find_place("we're in hamburg till sunday", cues) is None
     assert find_place("just use a pen", cues) is None
+
+
+def test_a_weekday_said_as_the_events_own_names_that_days_event_over_the_chats_focus():
+    tuesday = make_event("e1", start="2026-03-10T10:00", end="2026-03-10T10:30", location="room 2",
+                         participants=[USER, "Bob Ray"], description="1:1 with Bob")
+    thursday = make_event("e2", start="2026-03-12T10:00", end="2026-03-12T10:30", location="room 2",
+                          participants=[USER, "Bob Ray"], description="1:1 with Bob")
+    ops = _act([("18:00", "Bob Ray", "thursday's one we can drop, we'll be done by tomorrow"),
+                ("18:20", USER, "sounds good")], timetable=(tuesday, thursday))
+    assert ops == [{"op": "delete", "id": "e2"}]

@@ -489,7 +489,7 @@ class RulesAgent:
         others = state.others
         if others is None:
             others = state.others = frozenset(chat.members) - {user}
-        words, days, times, parts, today = link_keys(f)
+        words, days, times, parts, today, owned = link_keys(f)
         timed = bool(days or times or parts)
         best: tuple[float, str, bool] | None = None
         for s in work.slots.values() if words or timed else ():  # no key: no event is named
@@ -499,7 +499,7 @@ class RulesAgent:
             if d is not None and d < today:
                 continue
             hit = 3 * min(2, len(words & slot_words)) if words and not words.isdisjoint(slot_words) else 0
-            when = 2 * (d in days) + (clock in times) + (1 if parts and clock and any(
+            when = 2 * (d in days) + 2 * (d in owned) + (clock in times) + (1 if parts and clock and any(
                 a <= clock[0] < b for a, b in parts) else 0) if timed else 0
             if not hit and not when:
                 continue

@@ -25,14 +25,15 @@ _RE_TOKEN = re.compile(r"[\w']+")
 
 @lru_cache(maxsize=MEMO)
 def link_keys(f: Features) -> tuple[frozenset[str], frozenset[date], frozenset[tuple[int, int]],
-                                      tuple[tuple[int, int], ...], date]:
+                                      tuple[tuple[int, int], ...], date, frozenset[date]]:
     """What :meth:`RulesAgent._link` matches events against, read once per message (both modes
     link every message): its content words, days, clock times and parts of the day outside a
-    reason, and its send day."""
+    reason, its send day, and the days said as an event's own ("thursday's one", "tomorrow's call")."""
     days = frozenset(d.best for d in f.reading.days if not in_reason(f, d.start))
     times = frozenset(t for c in f.reading.clocks if not in_reason(f, c.start) for t in c.times)
     parts = [p.hours for p in f.reading.parts if not in_reason(f, p.start)] or _part_words(f)
-    return content_words(f.text), days, times, tuple(parts), f.reading.ref.date()
+    owned = frozenset(d.best for d in f.reading.days if f.folded.startswith(("'s", "s "), d.end) and d.best in days)
+    return content_words(f.text), days, times, tuple(parts), f.reading.ref.date(), owned
 
 
 @lru_cache(maxsize=1)
