@@ -451,3 +451,19 @@ def test_a_weekday_said_as_the_events_own_names_that_days_event_over_the_chats_f
     ops = _act([("18:00", "Bob Ray", "thursday's one we can drop, we'll be done by tomorrow"),
                 ("18:20", USER, "sounds good")], timetable=(tuesday, thursday))
     assert ops == [{"op": "delete", "id": "e2"}]
+
+
+def test_an_announced_event_with_the_words_of_a_weekly_one_on_another_day_is_a_new_event():
+    weekly = make_event("e1", start="2026-03-11T14:00", end="2026-03-11T16:00", location="LT2",
+                        participants=[USER, "Bob Ray"], description="Stats lecture")
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("09:00", "Bob Ray", "Hi all. This Friday (13 March) we have a guest lecture, 10am-12pm in room 104."),
+                ("09:30", USER, "great, see you there")], members=members, kind="group", name="stats class",
+               timetable=(weekly,))
+    assert [op["op"] for op in ops] == ["insert"]
+    assert (ops[0]["event"]["start"], ops[0]["event"]["end"]) == ("2026-03-13T10:00", "2026-03-13T12:00")
+    # the same words on the event's own day with a change word move it
+    ops = _act([("09:00", "Bob Ray", "wednesday's lecture moves to 3pm, same room")], members=members, kind="group",
+               name="stats class", timetable=(weekly,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-11T15:00"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-11T17:00"}]

@@ -419,7 +419,10 @@ class RulesAgent:
         new_activity = move.activity is not None and subject is not None and move.activity[:4] not in fold(
             subject.description) and not move.named and not ((move.change or moving) and move.about == subject.id)
         # ("tomorrow's 1:1, could we do it over lunch instead?": the event it names moves, no new plan)
-        fits = subject is not None and (move.change or move.named or moving or (
+        # the event's words with another day, not worded as a change, are another such event ("this
+        # friday we have a guest lecture" beside the weekly lecture)
+        named = move.named and subject is not None and same_kind(values, subject)
+        fits = subject is not None and (move.change or named or moving or (
             (values.day is None or move.about == subject.id) and same_kind(values, subject)))
         if subject is not None and not new_activity and fits:
             changed = differs(values, subject)

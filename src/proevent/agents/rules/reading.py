@@ -207,6 +207,10 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
         return v
     ctx = Context(user="", sender="", members=(), anchor=anchor, usual=usual, current_day=current_day)
     days = [d for d in r.days if not d.retracted and not in_reason(f, d.start)]
+    if not days and "decline" not in f.hits and any(not in_reason(f, c.start) for c in r.clocks):
+        # "this friday we have a guest lecture, 10-12 in LT1": the event's own time, outside any
+        # reason, takes the day of the clause that reads like one ("we have")
+        days = [d for d in r.days if not d.retracted]
     corrected = [d for d in days if d.corrects]
     if len(days) > 1 and ctx.current_day is not None:
         days = [d for d in days if d.best != ctx.current_day] or days  # "our coffee on thu, could we do wed"
