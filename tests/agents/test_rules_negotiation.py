@@ -467,3 +467,17 @@ def test_an_announced_event_with_the_words_of_a_weekly_one_on_another_day_is_a_n
                name="stats class", timetable=(weekly,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-11T15:00"},
                    {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-11T17:00"}]
+
+
+def test_a_change_a_service_states_for_a_booked_event_is_settled_and_its_offer_is_not():
+    cls = make_event("e1", start="2026-03-14T10:00", end="2026-03-14T12:00", location="Clay Corner",
+                     participants=[USER], description="Pottery class")
+    said = ("Hi Ann, the teacher's train is late on Saturday, so the pottery class now starts at 11am "
+            "and runs until 1pm instead. Sorry!")
+    ops = _act([("09:00", "Clay Corner Bookings", said)], members=(USER, "Clay Corner Bookings"),
+               name="Clay Corner Bookings", timetable=(cls,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T11:00"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-14T13:00"}]
+    offer = "Hi Ann, could we move your pottery class on Saturday to 11am instead?"
+    assert _act([("09:00", "Clay Corner Bookings", offer)], members=(USER, "Clay Corner Bookings"),
+                name="Clay Corner Bookings", timetable=(cls,)) == []

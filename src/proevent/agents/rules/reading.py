@@ -373,7 +373,10 @@ def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return Cancellation(ctx.sender)
     v = values_of(f, ctx, cues)
     if v.any():
-        return Proposal(ctx.sender, values=v)  # an offer or a question back ("8pm or 9pm?")
+        # an offer or a question back ("8pm or 9pm?"); a change the service states ("the class now
+        # runs 12-3pm instead") is settled by it, as a confirmation is
+        fact = "change" in f.hits and not f.question and not _RE_OPTIONS.search(f.masked)
+        return Proposal(ctx.sender, values=v, change=fact, fact=fact)
     return Nothing(ctx.sender)
 
 
