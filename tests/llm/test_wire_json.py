@@ -97,3 +97,9 @@ def test_payload_of_a_value_msgspec_cannot_encode_goes_through_pydantic_core() -
 
     body = {"model": "m", "messages": [], "when": datetime.date(2026, 1, 2), "n": {1, 2}}
     assert json.loads(_encode_payload(body)) == json.loads(to_json(body))
+
+
+def test_a_body_msgspec_would_write_otherwise_goes_through_pydantic_core() -> None:
+    for odd in (math.inf, math.nan, b"bytes", (1, 2)):
+        body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "x": odd}
+        assert _encode_payload(body) == to_json(body)
