@@ -97,7 +97,7 @@ def test_young_collections_are_fewer_while_the_workers_run_and_restored_after(tm
 @given(line=lines(), secrets=st.lists(st.sampled_from(SECRETS), max_size=1))
 def test_the_runner_redacts_each_line_as_redact_line_does_whatever_it_remembers(line: PredictionLine,
                                                                                secrets: list[str]) -> None:
-    from proevent.runner.batch import _redacted
+    from proevent.runner.lines import redacted as _redacted
 
     for _ in range(2):  # the second time the case id's answer is remembered
         assert _redacted(line, secrets).model_dump() == redact_line(line, secrets).model_dump()

@@ -8,7 +8,6 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +16,17 @@ from rich.console import Console
 from proevent.agents.protocol import QUIET, Agent
 from proevent.agents.registry import create_agent, get_spec
 from proevent.io import Dataset
-from proevent.io.run import Key, add_usage, empty_usage, line_usage, rounded_usage, run_usage
+from proevent.io.run import Key, add_usage, empty_usage, rounded_usage, run_usage
 from proevent.llm import LLMClient
 from proevent.llm.batchfile import BatchRecorder, current_tracker, track_pending
 from proevent.model import Case, PredictionLine
 from proevent.runner.config import RunConfig
 from proevent.runner.core import run_multi, run_single
+from proevent.runner.lines import prepared
 from proevent.runner.preflight import EndpointError, preflight
 from proevent.runner.progress import RunProgress
 from proevent.runner.rounds import PendingWork, later_steps_with_messages, requests_per_question
-from proevent.runner.secrets import redact, redact_line, redact_url
+from proevent.runner.secrets import redact_url
 from proevent.runner.store import RunStore, open_store
 
 
@@ -132,23 +132,6 @@ class RunStopped(RuntimeError):
     def __init__(self, message: str, summary: RunSummary) -> None:
         super().__init__(message)
         self.summary = summary
-
-
-def _redacted(line: PredictionLine, secrets: list[str]) -> PredictionLine:
-    """:func:`redact_line`, skipped where it could change nothing: no secret to look for, and no
-    text but the case id (itself clean) and the operations (searched for the secrets only). An
-    offline agent's lines are so; dumping and walking each of them cost a third of an oracle run."""
-    if (secrets or line.error is not None or line.raw is not None or line.__pydantic_extra__
-            or (line.usage is not None and line.usage.__pydantic_extra__) or not _clean_id(line.case_id)):
-        return redact_line(line, secrets)
-    return line
-
-
-@lru_cache(maxsize=1 << 16)
-def _clean_id(case_id: str) -> bool:
-    """The case id holds nothing :func:`redact` would remove (its patterns are fixed: one answer
-    per id, and a case's every line asks)."""
-    return redact(case_id) == case_id
 
 
 _YOUNG_THRESHOLD = 20_000
@@ -284,14 +267,13 @@ async def execute(
                         raise _Stop
                     summary.pending.add(per_question, tracker.answered)
                     return
-                line = _redacted(line, secrets)
-                store.write(line)
+                line, data, part = prepared(line, secrets)
+                store.write(line, data)
                 if tracker is not None:
                     if tracker.taken and client is not None and client.cache is not None:
                         client.cache.forget_imported_later(tracker.taken)
                     tracker.answered, tracker.taken = 0, []  # the next step of a multi-step case counts afresh
                 final[line.key] = line
-                part = line_usage(line)
                 add_usage(call, part)
                 add_usage(whole, part)
                 summary.written += 1

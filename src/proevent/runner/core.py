@@ -29,11 +29,19 @@ def action_to_line(case_id: str, mode: str, t: int, repeat: int, action: Action)
     """The prediction line of an action: an errored action keeps its raw text and has no ops. An
     action with negative or non-finite usage becomes an errored line without usage (asked again on
     resume)."""
-    if (_plain_action(action) and type(case_id) is str and mode in ("single", "multi") and type(t) is int and t >= 1
-            and type(repeat) is int and repeat >= 0):
-        return _make_line({"case_id": case_id, "mode": mode, "t": t, "repeat": repeat, "ops": list(action.ops),
-                           "error": None, "raw": action.raw, "usage": None,
-                           "latency_s": None if action.latency_s is None else round(action.latency_s, 4)})
+    if type(case_id) is str and mode in ("single", "multi") and type(t) is int and t >= 1 and type(repeat) is int \
+            and repeat >= 0:
+        if _plain_action(action):
+            return _make_line({"case_id": case_id, "mode": mode, "t": t, "repeat": repeat, "ops": list(action.ops),
+                               "error": None, "raw": action.raw, "usage": None,
+                               "latency_s": None if action.latency_s is None else round(action.latency_s, 4)})
+        if _typed_action(action):
+            return _typed_line(case_id, mode, t, repeat, action)
+    return validated_line(case_id, mode, t, repeat, action)
+
+
+def validated_line(case_id: str, mode: str, t: int, repeat: int, action: Action) -> PredictionLine:
+    """:func:`action_to_line` the long way: every field validated by pydantic."""
     problem = usage_problem(action)
     if problem is not None:
         action = Action(error=f"the server reported invalid usage ({problem}): the answer is not used",
@@ -55,6 +63,52 @@ def action_to_line(case_id: str, mode: str, t: int, repeat: int, action: Action)
 
 
 _make_line = build_full(PredictionLine)
+_make_usage = build_full(Usage)
+_LINE_FIELDS = frozenset(PredictionLine.model_fields)
+_USAGE_FIELDS = frozenset(Usage.model_fields)
+_put = object.__setattr__
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _typed_action(action: Action) -> bool:
+    """A model agent's answer whose line needs no validation: every field of the exact type the line
+    holds, usage that :func:`usage_problem` accepts, a finite float cost and latency, and extra
+    fields of plain names that are not the line's own."""
+    cost, latency, extra = action.cost_usd, action.latency_s, action.extra
+    return (type(action.ops) is list and (action.error is None or type(action.error) is str)
+            and (action.raw is None or type(action.raw) is str)
+            and _count(action.prompt_tokens) and _count(action.completion_tokens)
+            and _count(action.cached_prompt_tokens)
+            and (cost is None or type(cost) is float and math.isfinite(cost) and cost >= 0)
+            and (latency is None or type(latency) is float and math.isfinite(latency))
+            and type(extra) is dict
+            and all(type(k) is str and k not in _LINE_FIELDS and k[:1] != "_" for k in extra))
+
+
+def _typed_line(case_id: str, mode: str, t: int, repeat: int, action: Action) -> PredictionLine:
+    """The line :func:`validated_line` makes of a :func:`_typed_action`, built without validating:
+    the same fields, extra fields, field sets and usage (a model agent's every answer went through
+    pydantic, a tenth of the runner's CPU per request)."""
+    usage = None
+    if action.prompt_tokens or action.completion_tokens:
+        usage = _make_usage({"prompt_tokens": action.prompt_tokens, "completion_tokens": action.completion_tokens})
+        if action.cached_prompt_tokens:
+            _put(usage, "__pydantic_extra__", {"cached_prompt_tokens": action.cached_prompt_tokens})
+            _put(usage, "__pydantic_fields_set__", {*_USAGE_FIELDS, "cached_prompt_tokens"})
+    extra: dict[str, Any] = {}
+    if action.cost_usd is not None:
+        extra["cost_usd"] = round(action.cost_usd, 8)
+    extra.update(action.extra)
+    line = _make_line({"case_id": case_id, "mode": mode, "t": t, "repeat": repeat,
+                       "ops": [] if action.error else list(action.ops), "error": action.error, "raw": action.raw,
+                       "usage": usage, "latency_s": None if action.latency_s is None else round(action.latency_s, 4)})
+    _put(line, "__pydantic_extra__", extra)
+    if extra:
+        _put(line, "__pydantic_fields_set__", {*_LINE_FIELDS, *extra})
+    return line
 
 
 def _plain_action(action: Action) -> bool:
