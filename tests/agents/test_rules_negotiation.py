@@ -481,3 +481,15 @@ def test_a_change_a_service_states_for_a_booked_event_is_settled_and_its_offer_i
     offer = "Hi Ann, could we move your pottery class on Saturday to 11am instead?"
     assert _act([("09:00", "Clay Corner Bookings", offer)], members=(USER, "Clay Corner Bookings"),
                 name="Clay Corner Bookings", timetable=(cls,)) == []
+
+
+def test_a_stay_put_to_a_group_is_a_plan_its_answers_keep_it_open_and_a_deadline_is_not_its_day():
+    members = (USER, "Bob Ray", "Cy Hunt", "Di Moss", "Ed Park")
+    ops = _act([("10:00", "Bob Ray", "cabin trip!"), ("10:01", "Bob Ray", "20th to 22nd"),
+                ("10:02", "Bob Ray", "sleeps 4"), ("10:03", "Bob Ray", "need numbers by wed"),
+                ("10:30", "Cy Hunt", "in 🙋"), ("10:40", "Di Moss", "maybe, checking work"),
+                ("10:50", "Ed Park", "cant, wedding"), ("11:00", "Di Moss", "ugh no, work says no"),
+                ("11:10", "Ed Park", "have fun"), ("11:30", USER, "sorted, im in")],
+               members=members, kind="group", name="cabin crew", timetable=())
+    assert [{k: v for k, v in op["event"].items() if k != "description"} for op in ops] == [
+        {"start": "2026-03-20", "end": "2026-03-22", "location": None, "participants": [USER, "Bob Ray", "Cy Hunt"]}]

@@ -240,8 +240,9 @@ class RulesAgent:
         if not called and not isinstance(move, Nothing):
             self._apply(state, move, chat, user, work, subject, service)
         now = (state.open, state.open.values if state.open else None)
-        if state.open is not None and now != before:
-            state.open.at = state.seen
+        if state.open is not None and (now != before or isinstance(move, (Acceptance, Join, Hedge, Rejection)) and (
+                move.about in (None, state.open.key))):
+            state.open.at = state.seen  # changed, or answered: a roll-call's answers keep the plan open
         return Played(move, now != before or (state.cancel_asked, state.join_asked) != asked or called)
 
     def _roll_call(self, state: ChatState, move: Move, f: Features, chat: Chat, user: str, work: Work) -> bool:
@@ -446,7 +447,8 @@ class RulesAgent:
             return
         if values.day is None and values.clock is None:
             return  # a place alone, with nothing to attach it to
-        if values.clock is None and move.activity is None and values.place is None and not move.asks:
+        if values.clock is None and move.activity is None and values.place is None and not move.asks and (
+                values.end_day is None):  # (a stay, "22nd to 24th", is a plan)
             return  # "rain on saturday, bring a coat": a day alone, said in passing, plans nothing
         state.open = Draft(None, values, sender, [sender], move.activity)
 

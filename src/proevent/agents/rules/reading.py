@@ -190,6 +190,14 @@ def _pick(times: frozenset[Clock], best: Clock, bare: bool, ctx: Context) -> Clo
     return best
 
 
+_RE_DEADLINE = re.compile(r"(?<![\w'])(?:by|before|no later than)\s+(?:this\s+|next\s+)?$")
+
+
+def _deadline(f: Features, start: int) -> bool:
+    """A day said as a deadline ("need numbers by wed", "let me know before friday"), not the event's."""
+    return _RE_DEADLINE.search(f.folded, max(0, start - 20), start) is not None
+
+
 def values_of(f: Features, ctx: Context, cues: Cues) -> Values:
     """The event's day, time, end and place in the message (not those of a reason or a decline)."""
     return _values(f, ctx.usual, ctx.anchor, ctx.current_day, cues).copy()
@@ -206,7 +214,7 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
         v.place = _place_of(f, cues)  # no day, time or length: only a place (most messages)
         return v
     ctx = Context(user="", sender="", members=(), anchor=anchor, usual=usual, current_day=current_day)
-    days = [d for d in r.days if not d.retracted and not in_reason(f, d.start)]
+    days = [d for d in r.days if not d.retracted and not in_reason(f, d.start) and not _deadline(f, d.start)]
     if not days and "decline" not in f.hits and any(not in_reason(f, c.start) for c in r.clocks):
         # "this friday we have a guest lecture, 10-12 in LT1": the event's own time, outside any
         # reason, takes the day of the clause that reads like one ("we have")
