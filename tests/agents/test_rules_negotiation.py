@@ -493,3 +493,10 @@ def test_a_stay_put_to_a_group_is_a_plan_its_answers_keep_it_open_and_a_deadline
                members=members, kind="group", name="cabin crew", timetable=())
     assert [{k: v for k, v in op["event"].items() if k != "description"} for op in ops] == [
         {"start": "2026-03-20", "end": "2026-03-22", "location": None, "participants": [USER, "Bob Ray", "Cy Hunt"]}]
+
+
+def test_a_confirmation_repeating_the_asked_time_keeps_it_over_a_later_collection_time():
+    ops = _act([("12:50", USER, "hi, 2 seats for the play on thu at 7:30pm please?"),
+                ("13:34", "Roxy Box Office", "Confirmed: 2 tickets, Thu 12 March at 7:30pm. Doors open from 6:45.")],
+               members=(USER, "Roxy Box Office"), name="Roxy Box Office", timetable=())
+    assert [op["event"]["start"] for op in ops] == ["2026-03-12T19:30"]

@@ -239,7 +239,7 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
         ends_only = [c for c in r.clocks if c.role == "end" and not c.retracted and not in_reason(f, c.start)]
         starts = [c for c in ends_only if sum(o.start == c.start for o in ends_only) == 2][:1]
     corrected_c = [c for c in starts if c.corrects]
-    if len(starts) > 1 and ctx.anchor is not None:
+    if len(starts) > 1 and ctx.anchor is not None and "change" in f.hits:
         starts = [c for c in starts if ctx.anchor not in c.times] or starts  # "7:30 instead of 7"
     if starts:
         c = (corrected_c or starts)[0]
