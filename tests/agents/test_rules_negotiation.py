@@ -357,7 +357,10 @@ def test_a_drop_out_leaves_the_event_of_the_day_its_own_clause_names():
     saturday = make_event("e2", start="2026-03-14T09:30", end=None, location="the park",
                           participants=[USER, "Bob Ray", "Cy Hunt"], description="parkrun")
     ops = _act([("16:30", "Bob Ray", "yeah, no thursday for me, sorry. sat tho!")], timetable=(thursday, saturday))
-    # someone else dropping out updates the participants (gold conventions), also of a two-person event; sat stays
+    assert ops == [{"op": "delete", "id": "e1"}]  # a direct chat's two-person run without Bob is off; sat stays
+    # unless the user goes anyway: then only the participants change
+    ops = _act([("16:30", "Bob Ray", "yeah, no thursday for me, sorry. sat tho!"),
+                ("16:45", USER, "no bother, I'll go on my own")], timetable=(thursday, saturday))
     assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER]}]
 
 

@@ -83,6 +83,10 @@ _RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im)
 """A whole message that answers a roll-call by volunteering ("me")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
+_RE_ALONE = re.compile(r"(?<![\w'])(?:on my own|by myself|alone|solo|go anyway|still go|going anyway|i'll still)"
+                       r"(?![\w'])")
+_RECENT_ALONE = 3
+"""The user says they go anyway within this many messages of the other one dropping out."""
 _RE_MOVE_ASKED = re.compile(r"(?<![\w'])(?:move|moving|reschedul\w*|push|postpone|shift|bring (?:it )?forward)"
                             r"(?![\w'])")
 """A change asked for before its new values ("can we move tomorrow's call?"): the next offer moves that event."""
@@ -224,6 +228,12 @@ class RulesAgent:
                     move.about = None  # "usual room" names the open plan's place, not the event it came from
             if after is not None and values.clock is None:
                 start_after(values, f, before_it)
+        if state.alone is not None and sender == user and state.seen - state.alone[1] <= _RECENT_ALONE and (
+                _RE_ALONE.search(f.folded)):
+            slot = work.slots.get(state.alone[0])
+            if slot is not None:
+                slot.deleted = False  # ... unless the user goes anyway ("no bother, I'll go on my own")
+            state.alone = None
         if isinstance(move, Nothing) and state.open is not None and chat.type == "group" and _RE_ME.match(f.folded):
             move = Acceptance(sender)  # "same": the yes of the one before
         if isinstance(move, Proposal):
@@ -371,7 +381,10 @@ class RulesAgent:
             if person == user:
                 subject.deleted = True
             elif person in subject.participants:
-                subject.participants.remove(person)  # the event stays: "no bother, I'll go on my own"
+                subject.participants.remove(person)
+                if subject.participants == [user] and chat.type == "direct":
+                    subject.deleted = True  # a two-person plan is off without the other one ...
+                    state.alone = (subject.id, state.seen)
             return
         if isinstance(move, Join):
             if state.open is not None and state.open.key is None:

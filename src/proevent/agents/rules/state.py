@@ -70,6 +70,8 @@ class ChatState:
     """The chat's members as a tuple (kept: every message's reading context names them)."""
     others: frozenset[str] | None = None
     """The chat's members but the user (kept: every message is linked by them)."""
+    alone: tuple[str, int] | None = None
+    """A two-person event the other one dropped out of (at this message count): off unless the user goes anyway."""
     moving: tuple[str, str, int] | None = None
     """A change of this event was asked (by this sender, at this message count), or a question put about it."""
 
