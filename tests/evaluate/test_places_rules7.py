@@ -23,7 +23,8 @@ def test_meeting_codes_and_channels(a: str, b: str, same: bool) -> None:
 
 
 def test_meeting_reads_codes_and_channels() -> None:
-    assert meeting("https://meet.google.com/abc-defg-hij") == "google meet/abc-defg-hij"
+    # the platform as its name in words reads it, so that a code said in words is the same meeting
+    assert meeting("https://meet.google.com/abc-defg-hij") == "meet/abc-defg-hij" == meeting("Meet abc-defg-hij")
     assert meeting("meet.google.com") is None and meeting("Zoom") is None and meeting("Pub #1") is None
 
 

@@ -137,6 +137,11 @@ _NAMED_ROOM = re.compile(r"(?<!\w)(?:room|rm|sala|salle|raum)\s+[\w.-]*\d[\w.-]*
 _LECTURE_THEATRE = re.compile(r"(?<!\w)lt\s?(?=\d)", re.IGNORECASE)
 """"LT1" is "Lecture Theatre 1"."""
 _STR_ABBREV = re.compile(r"(?<=\w)str\.(?=\s|$)", re.IGNORECASE)
+_STREET_COMPOUND = re.compile(r"(?<=[^\W\d_]{3})(?:strasse|straße)(?=[\s,.]|$)", re.IGNORECASE)
+"""A German street name written as one word is the name and "Straße" ("Gumpendorferstrasse" is
+"Gumpendorfer Straße"; "Hauptstr." too, once written out)."""
+_COMPOUND_KINDS = re.compile(r"(?<!\w)hauptgeb(?:ä|a)ude(?!\w)", re.IGNORECASE)
+""""Hauptgebäude" is "main building" (a kind in another language written as one word)."""
 _POSSESSIVE = re.compile(r"['’ʼ]s?$")
 _MODIFIERS = frozenset({
     "central", "main", "grand", "royal", "old", "new", "upper", "lower", "great", "little", "big", "high", "city",
@@ -150,8 +155,11 @@ _NEWER = frozenset({"grand", "new", "old", "great", "little", "upper", "lower", 
 """Modifiers that, put before a name ending in its kind, name another place after it ("Grand Egyptian Museum" is
 not the Egyptian Museum; the alias table says where one is the same: "Royal Albert Hall")."""
 _DESCRIPTIVE = frozenset({"botanical", "botanic", "thermal", "weekend", "night", "flea", "historic", "municipal",
-                          "memorial", "heritage", "landmark"})
-"""Words that describe a place of a name without making another one ("Chatuchak Weekend Market")."""
+                          "memorial", "heritage", "landmark"}) | frozenset({"ski", "resort"})
+"""Words that describe a place of a name without making another one ("Chatuchak Weekend Market", "Val Thorens ski
+resort": a resort is named by its place)."""
+_RESORT = frozenset({"ski", "resort"})
+"""A resort's words, which describe a name of its own but make a kind of place another ("Kew Gardens resort")."""
 _TOPONYM_PARTS = ("town", "ville", "vale", "dale", "ford", "field", "mouth", "stead", "borough", "bury", "dorf",
                   "stadt")
 """Parts of place names that a one-letter slip would not make ("Kingston" / "Kingstown")."""
@@ -170,9 +178,10 @@ _LABEL_FORMS = {"sala": "room", "salle": "room", "raum": "room", "aula": "room",
                 "zaal": "hall", "halle": "hall", "horsaal": "hall", "saal": "hall",
                 "piso": "floor", "etage": "floor", "planta": "floor",
                 "andar": "floor", "stock": "floor", "puerta": "door", "porta": "gate", "bloque": "block",
-                "bloco": "block"}
-"""A label in another language, read as the English one before a number or letter ("sala 2.14" is "Room 2.14",
-"Halle 7" "Hall 7"; "Sala" alone, "Halle" the city, stay names)."""
+                "bloco": "block", "hs": "hall", "bat": "building"}
+"""A label in another language or abbreviated, read as the English one before a number or letter ("sala 2.14" is
+"Room 2.14", "Halle 7" "Hall 7", "HS 1" (Hörsaal) "Hall 1", "Bât. A" (Bâtiment) "Building A"; "Sala" alone, "Halle"
+the city, stay names)."""
 _ROOM_LABEL = re.compile(r"^(?:room|hall|suite|floor|level|unit|apartment|flat|studio|lab)_")
 """Labels of a room or floor inside a building, which a head may end with ("Sakura Clinic room 3"; not
 "Heathrow Terminal 5", "Old Trafford Stand 2")."""
@@ -206,14 +215,17 @@ class Parsed(NamedTuple):
 def _words(part: str) -> tuple[tuple[str, ...], bool]:
     """Canonical words of one part of a location (raw text), and whether its order is free."""
     part = _UNI.sub("universidad", _LECTURE_THEATRE.sub("lecture theatre ", _CALLE.sub("calle ", part)))
-    raw = _STR_ABBREV.sub("strasse", part).split()  # "Hauptstr." is "Hauptstraße"
+    part = _COMPOUND_KINDS.sub("main building", part)
+    raw = _STREET_COMPOUND.sub(" strasse", _STR_ABBREV.sub("strasse", part)).split()  # "Hauptstr." is "Haupt Straße"
     poss = [bool(_POSSESSIVE.search(w)) for w in raw]
     words: list[str] = []
     for w, p in zip(raw, poss):
         for i, piece in enumerate(normalize_location(w).translate(_TRANSLIT).split()):
             words.append(piece if i else (piece + "\x00" if p else piece))
     # an article or "of" is dropped where more words follow ("Conference Room A" keeps its "a")
-    out = [w for i, w in enumerate(words) if w.rstrip("\x00") not in _STOP or i == len(words) - 1] or words
+    # and a letter after a label is its code ("Building A Room 3", "Bât. A salle 201")
+    out = [w for i, w in enumerate(words) if w.rstrip("\x00") not in _STOP or i == len(words) - 1 or (
+        len(w) == 1 and i and _label_word(words[i - 1]))] or words
     leading = bool(words) and words[0] in _STOP
     free = len(out) < len(words) - leading or any(poss) or any(c.isdigit() for c in part)
     folded: list[tuple[str, bool]] = []
@@ -243,6 +255,12 @@ def _words(part: str) -> tuple[tuple[str, ...], bool]:
     elif len(folded) == 2 and folded[0][0] in {"my", "at"}:  # "my mum's house" is "mum's house"
         folded = folded[1:]
     return _bind([w for w, _ in folded]), free
+
+
+def _label_word(word: str) -> bool:
+    """A label, written out, abbreviated or in another language ("room", "bldg", "salle", "bat")."""
+    word = _FOLD.get(word, word)
+    return _LABEL_FORMS.get(word, word) in _LABELS
 
 
 def _code(word: str) -> bool:
@@ -427,10 +445,35 @@ _CHANNEL = re.compile(r"(?<![\w#])#[^\W\d_][\w-]*")
 """A channel of a chat platform ("Discord voice channel #general")."""
 
 
+_MEETING_CODE = re.compile(r"(?<![\w-])(?:[a-z]{3}-[a-z]{4}-[a-z]{3}|\d{3}[ -]?\d{3,4}[ -]?\d{3,4})(?![\w-])",
+                           re.IGNORECASE)
+"""A meeting's code as platforms write it: Google Meet's "abc-defg-hij", a Zoom-style id of 9 to 11 digits
+("123 4567 8901")."""
+
+
+def _meeting_code(code: str) -> str:
+    """A meeting's code in one form: the code of :data:`_MEETING_CODE` it holds (digits joined), else itself."""
+    found = _MEETING_CODE.search(code)
+    return re.sub(r"[ -]", "", found.group(0)) if found and found.group(0)[:1].isdigit() else (
+        found.group(0).lower() if found else code)
+
+
+def _spoken_code(location: str) -> re.Match[str] | None:
+    """A meeting's code written beside its platform's name in words ("Google Meet link abc-defg-hij",
+    "Zoom ID 123 456 7890"; not a phone number)."""
+    if "/" in location or "phone" in location.lower():
+        return None
+    found = _MEETING_CODE.search(location)
+    if found is None or _PLATFORMS.keys().isdisjoint(normalize_location(location[:found.start()]).split()):
+        return None
+    return found
+
+
 @lru_cache(maxsize=65536)
 def meeting(location: str) -> str | None:
     """The one meeting a location names on its platform: a meeting's web address with its code
-    ("meet.google.com/xyz-abcd-efg", "zoom.us/j/123"; the query after "?" aside) or a channel of a
+    ("meet.google.com/xyz-abcd-efg", "zoom.us/j/123"; the query after "?" aside), its code said after
+    its platform's name ("Google Meet link xyz-abcd-efg", "Zoom ID 123 456 7890") or a channel of a
     platform ("Discord #general"); ``None`` when it names none (a platform alone, a place)."""
     if "/" in location:
         for url in _URL.finditer(location):
@@ -438,7 +481,11 @@ def meeting(location: str) -> str | None:
             if platform != url.group(0):
                 code = url.group(0)[url.end(1) - url.start(0):].split("?")[0].split("#")[0].strip("/").lower()
                 if code:
-                    return f"{platform}/{code}"
+                    return f"{_PLATFORMS.get(platform.split()[-1], platform)}/{_meeting_code(code)}"
+    spoken = _spoken_code(location)
+    if spoken is not None:
+        platform = next(_PLATFORMS[w] for w in normalize_location(location[:spoken.start()]).split() if w in _PLATFORMS)
+        return f"{platform}/{_meeting_code(spoken.group(0))}"
     if "#" in location and not _PLATFORMS.keys().isdisjoint(normalize_location(location).split()):
         channel = _CHANNEL.search(location)
         if channel:
@@ -452,6 +499,9 @@ def parse(location: str) -> Parsed:
     platform's channel is left to :func:`meeting`."""
     if meeting(location) is not None and "#" in location:
         location = _CHANNEL.sub("", location)
+    spoken = _spoken_code(location)
+    if spoken is not None:  # the code is the meeting's, read by :func:`meeting`; the rest names its platform
+        location = location[:spoken.start()] + location[spoken.end():]
     location = _URL.sub(_platform_of, location)
     raw_parts = [q for p in _SPLIT.split(_unmarked(location).strip()) for q in _street_apart(p)]  # "ín" as "in"
     read = [_words(p) for p in raw_parts]

@@ -65,6 +65,7 @@ from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
 from proevent.evaluate.placechains import ChainIndex
 from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, said_in
+from proevent.evaluate.placeowners import owner_cues, resolved, unresolved
 from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazetteer_key: re-exported)
     _ACRONYM_SKIP,
     _BIND,
@@ -82,6 +83,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     _PLACE_KINDS,
     _PLATFORMS,
     _PRODUCT_WORDS,
+    _RESORT,
     _STATION_WORDS,
     _STREET_TYPES,
     _TOPONYM_PARTS,
@@ -104,7 +106,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     room_named,
     split_as,
 )
-from proevent.evaluate.placeslips import doubling, one_more, slip, transcribed, vowel_slip
+from proevent.evaluate.placeslips import doubling, one_more, slip, sound_alike, transcribed, vowel_slip
 
 _VOWELS = frozenset("aeiouy")
 _GROUNDS = frozenset({"university", "college", "campus", "messe", "fairground", "fairgrounds", "showground",
@@ -113,6 +115,9 @@ _GROUNDS = frozenset({"university", "college", "campus", "messe", "fairground", 
 _BUILDING_LABELS = frozenset({"hall", "building", "block", "wing", "pavilion", "stand"})
 _BUILDING_WORDS = frozenset({"building", "hall", "library", "pavilion", "centre", "tower", "wing", "house"})
 """A building inside grounds: its label before a number, or its word ending a name."""
+_VENUE_HEADS = frozenset({"hall", "theatre", "cinema", "arena", "auditorium", "ballroom", "studio", "stadium",
+                          "library", "chapel"})
+"""Kinds of hall or stage: two of them, one on each side, are two venues of one complex."""
 
 
 @lru_cache(maxsize=65536)
@@ -142,6 +147,8 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     if pinned and shortest >= 6 and len(x) == len(y) and x not in _GENERIC and y not in _GENERIC and sum(
             c != d for c, d in zip(x, y)) == 1 and all(c in _VOWELS for c, d in zip(x + y, y + x) if c != d):
         return True  # one vowel for another where the rest of the name holds ("Shinjiku Gyoen")
+    if pinned and shortest >= 4 and sound_alike(x, y) and x not in _GENERIC and y not in _GENERIC:
+        return True  # one letter for another that sounds like it where the rest of the name holds ("Enso")
     if slip(x, y):
         return True
     if shortest < 5 or (shortest < 9 and x[1] != y[1]):
@@ -306,6 +313,8 @@ def _trimmed(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     if added[0][0] == 0 and added[0][1] in _NEWER and short[-1] in _PLACE_KINDS:
         return False  # a new place named after an old one ("Grand Egyptian Museum"; not "Gran Cafe Tortoni")
     for at, (before, w) in enumerate(added):
+        if w in _RESORT and kinded:
+            return False  # a resort named after a known place or a kind of place is another ("Kew Gardens resort")
         if w in _DESCRIPTIVE or (w in _MODIFIERS and (before < len(short) or any(
                 v in _PLACE_KINDS for _, v in added[at:]))):
             continue  # a modifier last after the name makes another ("Paddington Central")
@@ -404,9 +413,11 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     A typo of the other side's word is read as the other side writes it, and the rule asked again; then the parts
     in their other readings (:func:`_rearranged`, :func:`_city_apart`, :func:`room_named`). Two meetings with
     different codes or channels are two meetings (:func:`meeting`)."""
+    if cues and resolved(a, b, cues):
+        return True  # "her place" for dinner at Ana's is Ana's place
     ma, mb = meeting(a), meeting(b)
-    if ma is not None and mb is not None and ma != mb:
-        return False  # "meet.google.com/xyz-..." is not "meet.google.com/qrs-..."
+    if ma is not None and mb is not None:
+        return ma == mb  # "meet.google.com/xyz-..." is not "meet.google.com/qrs-...", but "Meet link xyz-..."
     pa, pb = parse(a), parse(b)
     if cues and elsewhere_than_said(pa, pb, cues):
         return False  # "Museum of Fine Arts, Houston" for an exhibit in Boston
@@ -426,6 +437,9 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     sa, sb = split_as(pa, pb), split_as(pb, pa)
     if sa is not pa or sb is not pb:
         readings.append((sa, sb))
+    ua, ub = _unbuilt(pa, pb), _unbuilt(pb, pa)
+    if ua is not pa or ub is not pb:
+        readings.append((ua, ub))
     na, nb = _branch_apart(pa) if len(pb.parts) > 1 else pa, _branch_apart(pb) if len(pa.parts) > 1 else pb
     if na is not pa or nb is not pb:
         readings.append((na, nb))
@@ -469,7 +483,46 @@ def _known_apart(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
     return bool(known_a and known_b) and not any(tokens_match(x, y) for x in known_a for y in known_b)
 
 
+def _unbuilt(parsed: Parsed, other: Parsed) -> Parsed:
+    """A room both sides name (a labelled number or a code with a digit: "LT1", "G03") read in a building
+    named without the word "building" ("Lecture Theatre 1, Chemistry Building" / "Chemistry LT1",
+    "Ainsworth Building G03" / "Ainsworth G03"); a building's number ("Building 5") is kept, and so is a
+    word that names the building's kind otherwise ("Ainsworth Hall"). ``parsed`` when no room is shared."""
+    if not any(w in other.flat and (_BIND in w or (any(c.isdigit() for c in w) and any(c.isalpha() for c in w)))
+               for w in parsed.flat) or "building" not in parsed.flat:
+        return parsed
+    parts = tuple(tuple(w for w in p if w != "building") if any(
+        w not in _GENERIC and _BIND not in w and not w[:1].isdigit() for w in p) else p for p in parsed.parts)
+    return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
+
+
+def _swapped(pa: Parsed, pb: Parsed) -> bool:
+    """Both sides give a name and qualifiers, and each name holds a word the other side has only in a
+    qualifier, and neither name is a part of the other side: words moved between the name and its
+    qualifiers make another name ("Café Roma, Paris" / "Café Paris, Roma"; "Ritz Paris, Bar Hemingway" is
+    "Bar Hemingway, Ritz Paris"); rooms and numbers (bound words) aside."""
+    if len(pa.parts) < 2 or len(pb.parts) < 2:
+        return False
+    ha, hb = pa.parts[0], pb.parts[0]
+
+    def moved(head: tuple[str, ...], other: Parsed) -> bool:
+        rest = {w for p in other.parts[1:] for w in p}
+        return not any(words_match(head, p) or set(head) == set(p) for p in other.parts) and any(
+            _BIND not in w and w in rest and w not in other.parts[0] for w in head)
+
+    return moved(ha, pb) and moved(hb, pa)  # not the same parts in another order ("Ritz Paris, Bar Hemingway")
+
+
+def _venues_apart(pa: Parsed, pb: Parsed) -> bool:
+    """Each head has a word naming a kind of hall or stage that the other lacks: two venues of one
+    complex ("Barbican Hall" / "Barbican Theatre"; "Barbican" / "Barbican Hall" is left to the rule)."""
+    ha, hb = pa.parts[0], pb.parts[0]
+    return any(w in _VENUE_HEADS and w not in hb for w in ha) and any(w in _VENUE_HEADS and w not in ha for w in hb)
+
+
 def _decide(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
+    if _venues_apart(pa, pb):
+        return False  # two halls of one centre
     ta, tb = _tag(pa, cues), _tag(pb, cues)
     if _VENUE_CUE in cues and _home(ta) != _home(tb):
         return False  # at a bar, "Sophie's" is the bar, not "Sophie's flat"
@@ -486,8 +539,8 @@ def _decide(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
 
 def _same(pa: Parsed, pb: Parsed) -> bool:
     """The rule on two parsed locations."""
-    if (words_match(pa.flat, pb.flat) and _in_order(pa, pb, pa.flat, pb.flat)) or _acronym(pa.norm, pb.norm) \
-            or _acronym(pb.norm, pa.norm):
+    if (words_match(pa.flat, pb.flat) and _in_order(pa, pb, pa.flat, pb.flat) and not _swapped(pa, pb)) \
+            or _acronym(pa.norm, pb.norm) or _acronym(pb.norm, pa.norm):
         return True
     oa, ob = _online(pa.parts), _online(pb.parts)
     if oa is not None or ob is not None:
@@ -579,7 +632,10 @@ class PlacesJudge(LocationJudge):
     name = "places"
 
     def same(self, a: str | None, b: str | None, context: Any = None) -> bool:
-        cues = hits(_description(context))
+        description = _description(context)
+        cues = hits(description)
+        if a is not None and b is not None and (unresolved(a) or unresolved(b)):
+            cues |= owner_cues(description)  # "her place" for dinner at Ana's
         if not cues or a is None or b is None:
             return super().same(a, b, context)
         key = (a, b, cues) if a <= b else (b, a, cues)

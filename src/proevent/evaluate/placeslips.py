@@ -44,3 +44,16 @@ def slip(x: str, y: str) -> bool:
         undoubled = {x[:i] + x[i + 1:] for i in range(1, len(x)) if x[i] == x[i - 1]}
         return any(y[:i] + y[i + 1:] in undoubled for i in range(1, len(y)) if y[i] == y[i - 1])
     return "sch" in x + y and x.replace("sch", "sh") == y.replace("sch", "sh")
+
+
+_SOUND_ALIKE = frozenset({frozenset("sz"), frozenset("ck"), frozenset("kq"), frozenset("iy"), frozenset("vw")})
+"""Letters that sound alike, so that one is written for the other by ear ("Enso" for "Enzo")."""
+
+
+def sound_alike(x: str, y: str) -> bool:
+    """``y`` is ``x`` with one letter, not the first, put for one that sounds like it (s/z, c/k, k/q, i/y,
+    v/w): "Enzo" / "Enso"."""
+    if len(x) != len(y) or x[0] != y[0]:
+        return False
+    diff = [(c, d) for c, d in zip(x, y) if c != d]
+    return len(diff) == 1 and frozenset(diff[0]) in _SOUND_ALIKE
