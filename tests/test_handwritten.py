@@ -263,3 +263,20 @@ def test_windows_hold_every_message_once_whatever_their_length(tmp_path_factory,
     ops = [op for s in case.steps for op in s.gold_ops]
     assert [type(op) for op in ops] == [UpdateOp, UpdateOp, InsertOp, DeleteOp]
     assert [ev.id for ev in case.steps[-1].gold_timetable] == ["e2", "e3"]
+
+
+# ---- the second set (examples/handwritten_b/, written blind to the agents) ------------------------
+HANDWRITTEN_B = HANDWRITTEN.parent / "handwritten_b"
+
+
+def test_the_second_set_is_exactly_the_build_of_its_sources_and_passes_the_structural_checks(tmp_path):
+    cases_b = builder.build(HANDWRITTEN_B / "src")
+    builder.write(cases_b, tmp_path, "proevent-handwritten-b")
+    for name in ("cases.jsonl", "dataset.json"):
+        assert (tmp_path / name).read_bytes() == (HANDWRITTEN_B / name).read_bytes(), (
+            f"{name} differs from a rebuild: see examples/handwritten_b/README.md")
+    ds = load_dataset(HANDWRITTEN_B)
+    assert ds.manifest.name == "proevent-handwritten-b" and len(ds.cases) == 24
+    structural = [i for case in ds.cases for i in validate_case(case) if i.code in STRUCTURAL_CODES]
+    assert structural == []
+    assert {c.case_id for c in ds.cases}.isdisjoint({c.case_id for c in load_dataset(HANDWRITTEN).cases})

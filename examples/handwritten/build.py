@@ -432,9 +432,9 @@ def build(src_dir: str | Path = HERE / "src") -> list[Case]:
     return cases
 
 
-def write(cases: list[Case], out_dir: str | Path = HERE) -> None:
+def write(cases: list[Case], out_dir: str | Path = HERE, name: str = NAME) -> None:
     """``cases.jsonl`` and ``dataset.json`` in ``out_dir`` (replacing what is there)."""
-    write_dataset(out_dir, cases, name=NAME, version=VERSION, created=CREATED,
+    write_dataset(out_dir, cases, name=name, version=VERSION, created=CREATED,
                   generator={"builder": "examples/handwritten/build.py", "source": "hand-written"}, overwrite=True)
 
 
@@ -444,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", type=Path, default=HERE / "src", help="folder of the *.txt sources")
     parser.add_argument("--out", type=Path, default=HERE, help="folder to write cases.jsonl and dataset.json to")
+    parser.add_argument("--name", default=NAME, help="the dataset's name (another set of sources in this format)")
     args = parser.parse_args(argv)
     try:
         cases = build(args.src)
@@ -452,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
             print(problem, file=sys.stderr)
         print(f"{len(exc.problems)} problem(s); nothing written", file=sys.stderr)
         return 1
-    write(cases, args.out)
+    write(cases, args.out, args.name)
     steps = sum(len(c.steps) for c in cases)
     print(f"{len(cases)} cases, {steps} steps -> {args.out}")
     return 0
