@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from proevent.evaluate.aggregate import CaseRows, percentile_interval, resampled_ratios, weight_blocks
+from proevent.evaluate.aggregate import CaseRows, percentile_interval, resample_blocks, resampled_ratios
 from proevent.model import Case
 
 BREAKDOWN_KEYS: tuple[str, ...] = ("negotiation_turns", "concurrent_chats", "noise_content", "category")
@@ -83,7 +83,7 @@ def group_values_of(
             ci = None
             if value is not None and n_boot > 0:
                 if boot is None:
-                    boot = resampled_ratios(sub, lambda n=len(idx): weight_blocks(n, n_boot, seed))
+                    boot = resampled_ratios(sub, lambda n=len(idx): resample_blocks(n, n_boot, seed))
                 vals = boot.get(metric)
                 ci = percentile_interval(vals if vals is not None else np.array([]))
             out[metric].append(GroupValue(group=label, cases=len(idx), value=value, ci=ci))

@@ -4,8 +4,8 @@
 :func:`proevent.evaluate.breakdowns.group_values_of` draws a group's resamples from ``seed`` and
 its size alone, so the runs of one report on one dataset draw the very same weights for a group:
 three runs drew them three times (most of the plot's bootstrap). Here each block of weights is
-drawn once and multiplied by every run's rows, and only by the count columns the plotted metrics
-divide (two of the thirty-odd), not by every column. The sums are exact (integer counts in
+drawn once and multiplied once, by one matrix of every run's count columns that the plotted
+metrics divide (two a metric of the thirty-odd, not every column). The sums are exact (integer counts in
 float64, far below 2**53, whatever the order of the additions), so every value and interval is
 the one ``group_values_of`` gives; a test holds them equal.
 """
@@ -24,7 +24,8 @@ from proevent.evaluate.aggregate import (
     CaseRows,
     divide_counts,
     percentile_interval,
-    weight_blocks,
+    resample_blocks,
+    weighted_sums,
 )
 from proevent.evaluate.breakdowns import GroupValue, subset_rows
 
@@ -56,9 +57,11 @@ def shared_group_values(
     for label, idx in groups.items():
         subs = [subset_rows(r, idx) for r in rows]
         values = [sub.ratios() for sub in subs]
-        # (run, metric) -> the metric's per-resample numerator and denominator columns, for the
-        # metrics that have a value (the others get no interval, as in group_values_of)
-        wanted: dict[tuple[int, str], tuple[np.ndarray, list[np.ndarray]]] = {}
+        # (run, metric) -> where the metric's numerator and denominator columns stand in one
+        # matrix of all of them, for the metrics that have a value (the others get no interval, as
+        # in group_values_of): one product a block for every run and metric
+        wanted: dict[tuple[int, str], int] = {}
+        columns: list[np.ndarray] = []
         if n_boot > 0:
             for r, (sub, vals) in enumerate(zip(subs, values)):
                 for m in metrics:
@@ -68,18 +71,18 @@ def shared_group_values(
                     prefix, num, den = spot
                     counts = sub.single if prefix == "single" else sub.multi
                     if counts is not None:
-                        wanted[(r, m)] = (counts[:, [num, den]].astype(np.float64), [])
+                        wanted[(r, m)] = 2 * len(columns)
+                        columns.append(counts[:, [num, den]])
         if wanted:
-            for block in weight_blocks(len(idx), n_boot, seed):
-                for matrix, parts in wanted.values():
-                    parts.append(block @ matrix)
+            matrix = np.hstack(columns).astype(np.float64)
+            sums = np.vstack([weighted_sums(block, matrix) for block in resample_blocks(len(idx), n_boot, seed)])
         for r, vals in enumerate(values):
             for m in metrics:
                 value = vals.get(m)
                 ci = None
                 if value is not None and n_boot > 0:
-                    got = wanted.get((r, m))
-                    ci = percentile_interval(_ratios(np.vstack(got[1])) if got is not None else np.array([]))
+                    at = wanted.get((r, m))
+                    ci = percentile_interval(_ratios(sums[:, at:at + 2]) if at is not None else np.array([]))
                 out[r][m].append(GroupValue(group=label, cases=len(idx), value=value, ci=ci))
     return out
 

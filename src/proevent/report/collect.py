@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proevent.evaluate import METRICS_VERSION, EvaluationResult, evaluate, get_judge
+from proevent.evaluate import METRICS_VERSION, EvaluationResult, evaluate, get_judge, shared_resamples
 from proevent.evaluate.judges import LocationJudge
 from proevent.io import CASES_FILE, MANIFEST_FILE, Dataset, Run, load_dataset, load_run
 from proevent.model import RunManifest, dataset_mismatch
@@ -172,7 +172,7 @@ def load_scored_runs(
     """
     if not run_paths:
         raise ValueError("no run given")
-    with gc_paused():
+    with gc_paused(), shared_resamples():  # the runs of one dataset draw their resamples once
         return _load_scored_runs([Path(p) for p in run_paths], dataset=dataset, allow_mixed=allow_mixed, judge=judge,
                                  metrics_version=metrics_version, n_boot=n_boot, seed=seed, results=results,
                                  only_answered=only_answered)
