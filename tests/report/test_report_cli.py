@@ -219,3 +219,29 @@ def test_repeats_show_mean_and_sd_and_cost_is_reported(tmp_path):
     assert priced.startswith("| priced (procot) | 50.0 ± 70.7% [0.0–0.0] | 50.0 ± 70.7% [0.0–0.0] |")
     assert priced.endswith("| 0 | 0 | $0.0123 |") and unpriced.endswith("| 0 | 0 | unknown |")
     assert "**0.0%**" in unpriced  # FDR 0 on one repeat beats the mean 50%
+
+
+def test_report_and_compare_leave_the_collector_as_they_found_it(tmp_path, monkeypatch):
+    """The loaded runs are frozen out of collections while the report is written (frozen before
+    the collector is back on), and given back after; the collector is on again."""
+    import gc
+
+    import proevent.report as report
+
+    seen = []
+    real = report.write_report
+
+    def spy(*args, **kwargs):
+        seen.append((gc.isenabled(), gc.get_freeze_count()))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(report, "write_report", spy)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    res = invoke("report", PERFECT_RUN, FLAWED_RUN, "--dataset", TINY, "--out", tmp_path / "r", "--n-boot", "50",
+                 "--no-plots")
+    assert res.exit_code == 0, res.output
+    assert seen and seen[0][0] and seen[0][1] > 0
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    res = invoke("compare", PERFECT_RUN, FLAWED_RUN, "--dataset", TINY, "--n-boot", "50")
+    assert res.exit_code == 0, res.output
+    assert gc.isenabled() and gc.get_freeze_count() == 0

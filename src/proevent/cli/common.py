@@ -14,7 +14,6 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperOption
 
-from proevent.evaluate.metrics import percent as pct  # noqa: F401 - the commands format percentages with it
 from proevent.io.errors import FormatError, describe_config_error
 
 if TYPE_CHECKING:
@@ -65,6 +64,14 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return the exit to raise."""
     err_console.print(f"[red]error:[/red] {escape(message)}", markup=True, highlight=False, soft_wrap=True)
     return typer.Exit(code)
+
+
+def pct(value: float | None) -> str:
+    """A fraction as the commands show it (:func:`proevent.evaluate.metrics.percent`, imported on
+    first use: its metrics models are not what every command needs, ``run`` none of them)."""
+    from proevent.evaluate.metrics import percent
+
+    return percent(value)
 
 
 def warn(message: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
@@ -21,7 +22,9 @@ from proevent.cli.common import (
     warn,
 )
 from proevent.evaluate.judges import LATEST_VERSION as METRICS_VERSION
-from proevent.evaluate.metrics import CATALOGUE, Metrics
+
+if TYPE_CHECKING:
+    from proevent.evaluate.metrics import Metrics
 
 __all__ = ["counts_line", "metrics_table"]
 
@@ -29,6 +32,8 @@ __all__ = ["counts_line", "metrics_table"]
 def metrics_table(metrics: Metrics, title: str | None = None) -> Table:
     """The metrics of one run as a rich table: value, 95% interval and ± sd across repeats (the
     catalogue's metrics of the modes the run has)."""
+    from proevent.evaluate.metrics import CATALOGUE
+
     ci = metrics.ci or {}
     sd = metrics.repeats.sd
     table = Table(title=title, show_lines=False)

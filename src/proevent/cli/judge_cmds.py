@@ -8,7 +8,6 @@ from pathlib import Path
 import typer
 
 from proevent.cli.common import app, handle_errors, load_judges, pct, say, warn
-from proevent.evaluate.judges import OFFLINE_JUDGES
 
 
 @app.command("judge-check")
@@ -27,7 +26,7 @@ def judge_check_command(
 ) -> None:
     """Precision, recall and F1 of "same place" for each judge, on the dev and held-out parts of
     the labelled location pairs and on all of them; the pairs a judge decides wrongly are listed."""
-    from proevent.evaluate.judges import get_judge
+    from proevent.evaluate.judges import OFFLINE_JUDGES, get_judge
     from proevent.evaluate.placeset import SPLITS, agreement, data_path, load_pairs, load_second_labels, score_judge
 
     if show not in SPLITS:
