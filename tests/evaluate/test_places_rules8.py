@@ -126,3 +126,22 @@ def test_references_the_description_resolves(a: str, b: str, description: str, s
     judge = PlacesJudge()
     ctx = PairContext(description)
     assert judge.same(a, b, ctx) is same and judge.same(b, a, ctx) is same
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    # one room both sides number alike pins the place; the other side's building word, grounds or city say
+    # where it is
+    ("Block D Room 210", "Room 210, Block D, Kenyatta University", True),
+    ("Sherfield 2.05", "Room 2.05, Sherfield Building, Imperial College", True),
+    ("Bay 4, Level 3", "Level 3 Bay 4, Q-Park Trinity", True),
+    ("Ward 12, St Mary's University Hospital", "St Mary's Hospital Leeds, ward 12", True),
+    ("Room 12, Huxley Building", "Room 12, Sherfield Building", False),  # another building
+    ("Room 2, Physics Building", "Room 2, Physics Hall, Kenyatta University", False),  # another kind of building
+    ("Room 12, University of Leeds", "Room 12, Leeds Beckett University", False),  # a name grown by a word
+    ("Apartment 4B, 12 Elm Road", "Apartment 4B, 12 Oak Road", False),
+    ("Room 3, Tower A", "Room 3, Tower B", False),
+    ("Building 12, Room 3", "Building 3, Room 12", False),  # each number keeps its label
+    ("Room 101, Hilton", "Room 101, Hilton Park Lane", False),  # a chain's branch
+])
+def test_a_room_pins_its_place(a: str, b: str, same: bool) -> None:
+    assert same_place(a, b) is same and same_place(b, a) is same

@@ -115,6 +115,9 @@ _GROUNDS = frozenset({"university", "college", "campus", "messe", "fairground", 
 _BUILDING_LABELS = frozenset({"hall", "building", "block", "wing", "pavilion", "stand"})
 _BUILDING_WORDS = frozenset({"building", "hall", "library", "pavilion", "centre", "tower", "wing", "house"})
 """A building inside grounds: its label before a number, or its word ending a name."""
+_BUILDING_KINDS = frozenset({"building", "hall", "tower", "wing", "house", "centre", "library", "pavilion", "annex",
+                             "lab", "clinic", "hospital", "hotel"})
+"""Kinds of building: one on each side that the other lacks are two buildings ("Physics Building" / "Physics Hall")."""
 _VENUE_HEADS = frozenset({"hall", "theatre", "cinema", "arena", "auditorium", "ballroom", "studio", "stadium",
                           "library", "chapel"})
 """Kinds of hall or stage: two of them, one on each side, are two venues of one complex."""
@@ -450,7 +453,68 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
         if (sa is not ra and _decide(sa, rb, cues)) or (sb is not rb and _decide(ra, sb, cues)):
             return True
     ka, kb = _known_typo(pa, pb, cues), _known_typo(pb, pa, cues)
-    return (ka is not pa and _decide(ka, pb, cues)) or (kb is not pb and _decide(pa, kb, cues))
+    return (ka is not pa and _decide(ka, pb, cues)) or (kb is not pb and _decide(pa, kb, cues)) \
+        or _room_pinned(pa, pb) or _room_pinned(pb, pa)
+
+
+def _codes(parsed: Parsed) -> list[tuple[str, str]]:
+    """The rooms', buildings' and floors' numbers of a location, each with its label: bound ones ("room_1_12":
+    room, 1_12; "block_c": block, c) and words with a digit, those in a row read as one, without a label
+    ("G03"; "1.12", read as 1 and 12)."""
+    out: list[tuple[str, str]] = []
+    bare: list[str] = []
+    for w in (*parsed.flat, ""):
+        if w and _BIND not in w and w[:1] != TOKEN and any(c.isdigit() for c in w):
+            bare.append(w)
+            continue
+        if bare:
+            out.append(("", _BIND.join(bare)))
+            bare = []
+        if _labelled(w):
+            label, _, code = w.partition(_BIND)
+            out.append((label, code))
+    return out
+
+
+def _same_codes(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
+    """Each number of one side is one of the other's, under the same label or with none on one side."""
+    rest = list(b)
+    for label, code in a:
+        hit = next((i for i, (lb, cb) in enumerate(rest) if cb == code and (lb == label or "" in (lb, label))), None)
+        if hit is None:
+            return False
+        del rest[hit]
+    return not rest
+
+
+def _room_pinned(short: Parsed, long: Parsed) -> bool:
+    """One room named by both sides with the same numbers (one of them labelled), every distinctive word
+    of ``short`` found in ``long``, and no kind of building on each side that the other lacks: the room
+    is pinned, and what ``long`` adds (the building's word, the grounds, the city) says where it is
+    ("Block C Room 305" / "Room 305, Block C, Strathmore University"; "Huxley 1.12" / "Room 1.12, Huxley
+    Building, Imperial College"). It takes two things named: a number and a name, or two labelled numbers
+    ("Room 5" / "Room 5, Hilton" is left to the rule); never for a chain, nor when a part of ``long`` holding
+    a name of ``short`` adds a word of its own besides kinds and cities ("Room 12, University of Leeds" / "Room
+    12, Leeds Beckett University")."""
+    codes = _codes(short)
+    if not codes or not _same_codes(codes, _codes(long)) or not any(_labelled(w) for w in short.flat + long.flat):
+        return False
+    if any(_chain(p) for p in short.parts + long.parts):
+        return False
+    names = [w for w in short.flat if _BIND not in w and w[:1] != TOKEN and not any(c.isdigit() for c in w)
+             and w not in _GENERIC and len(w) > 1]
+    if not names and sum(_labelled(w) for w in short.flat) < 2:
+        return False
+    if not all(any(word_match(w, v) for v in long.flat) for w in names):
+        return False
+    for part in long.parts:  # a name grown by a word of its own is another ("Leeds" / "Leeds Beckett")
+        if any(word_match(w, v) for w in names for v in part) and not all(
+                v in _GENERIC or _BIND in v or v[:1] == TOKEN or any(c.isdigit() for c in v)
+                or any(word_match(w, v) for w in short.flat) or _place_word(v) for v in part):
+            return False
+    kinds_short = {w for w in short.flat if w in _BUILDING_KINDS} - set(long.flat)
+    kinds_long = {w for w in long.flat if w in _BUILDING_KINDS} - set(short.flat)
+    return not (kinds_short and kinds_long)
 
 
 def _known_typo(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> Parsed:
