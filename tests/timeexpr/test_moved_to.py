@@ -10,7 +10,8 @@ REF = datetime(2026, 3, 9, 9, 0)
 
 
 @pytest.mark.parametrize("text, hour", [("the lecture is moved to 3pm", 15), ("standup moves to 10am", 10),
-                                        ("can we push it to 4pm?", 16), ("rescheduled to 11am", 11)])
+                                        ("can we push it to 4pm?", 16), ("rescheduled to 11am", 11),
+                                        ("they asked to move tomorrow's call to 4pm", 16)])
 def test_a_time_after_a_move_verb_and_to_starts_the_event(text, hour):
     clocks = [c for c in read(text, REF).clocks if not c.retracted]
     assert [(c.best, c.role) for c in clocks] == [((hour, 0), "start")]

@@ -201,7 +201,7 @@ def default_pick(cands: set[tuple[int, int]] | frozenset[tuple[int, int]]) -> tu
 _RE_END_MARK = re.compile(r"(?:-|–|\bto|\buntil|\btill|\btil)\s*$", re.I)
 _RE_MOVED_TO = re.compile(r"\b(?:mov(?:e|es|ed|ing)|push(?:es|ed|ing)?|shift(?:s|ed|ing)?|chang(?:e|es|ed|ing)|"
                           r"switch(?:es|ed|ing)?|brought|bring(?:s|ing)?|reschedul(?:e|es|ed|ing)|"
-                          r"postpon(?:e|es|ed|ing)|delay(?:s|ed|ing)?)(?:\s+(?:it|that|this|things|us))?\s+to\s*$",
+                          r"postpon(?:e|es|ed|ing)|delay(?:s|ed|ing)?)(?:\s+[\w']+){0,3}\s+to\s*$",
                           re.I)
 """A time after "moved to" / "push it to" is where the event starts now, not the end of a range."""
 
@@ -213,7 +213,7 @@ def _time_spans(text: str) -> list[TimeSpan]:
     def add(m: re.Match[str], cands: set[tuple[int, int]], best: tuple[int, int] | None = None) -> None:
         if cands and not any(o.start <= m.start() < o.end for o in out):
             role = "end" if _RE_END_MARK.search(text[max(0, m.start() - 8): m.start()]) and not _RE_MOVED_TO.search(
-                text[max(0, m.start() - 30): m.start()]) else "start"
+                text[max(0, m.start() - 40): m.start()]) else "start"
             out.append(TimeSpan(m.start(), m.end(), frozenset(cands), best or default_pick(cands), role))
 
     digits, words = _gates(text)
