@@ -503,3 +503,17 @@ def test_a_confirmation_repeating_the_asked_time_keeps_it_over_a_later_collectio
                 ("13:34", "Roxy Box Office", "Confirmed: 2 tickets, Thu 12 March at 7:30pm. Doors open from 6:45.")],
                members=(USER, "Roxy Box Office"), name="Roxy Box Office", timetable=())
     assert [op["event"]["start"] for op in ops] == ["2026-03-12T19:30"]
+
+
+def test_rooms_with_dotted_numbers_a_call_to_use_and_a_mark_after_a_name_are_read():
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.places import find_place, short_answer_place
+    cues = load_cues()
+    assert find_place("can we use room 2.07 instead?", cues) == "room 2.07"
+    assert find_place("they want to use teams instead of zoom", cues) == "Teams"
+    assert find_place("7 at the boathouse ✅", cues) == "the boathouse"
+    assert short_answer_place("room 2.07 then", cues) == "room 2.07"
+    assert short_answer_place("4.30 then", cues) is None  # a number alone is no place
+    ops = _act([("09:00", "Bob Ray", "dishoom is closed thursday, can we use room 2.07 at work instead?"),
+                ("09:10", USER, "room 2.07 then, same time")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "room 2.07"}]

@@ -19,11 +19,15 @@ _CALLS = {"zoom": "Zoom", "teams": "Teams", "google meet": "Google Meet", "meet"
           "skype": "Skype", "whatsapp": "WhatsApp", "webex": "Webex", "discord": "Discord", "hangouts": "Hangouts"}
 _RE_LEAD = re.compile(r"(?:(?<![\w'])(at|@|in|to|from|outside|near|by|use)\s+)(?=\S)", re.I)
 _RE_WORD = re.compile(r"[^\s,.!?;:()\0\"“”]+")
-_RE_CALL = re.compile(r"(?<![\w'])(?:over|on|via|by|a|on a|quick)\s+(zoom|teams|google meet|meet|facetime|skype|webex|"
-                      r"whatsapp|discord|hangouts)(?![\w'])", re.I)
+_RE_CALL = re.compile(r"(?<![\w'])(?<!instead of )(?<!not )(?:over|on|via|by|a|on a|quick|use|using)\s+"
+                      r"(zoom|teams|google meet|meet|facetime|skype|webex|whatsapp|discord|hangouts)(?![\w'])", re.I)
 
 
 _RE_INITIAL = re.compile(r"[A-Z][a-z]{0,2}")
+_RE_ROOM_NAMED = re.compile(r"(?:room|rm|studio|hall|lab|court|suite)\s+\w", re.I)
+_RE_DOTTED = re.compile(r"\.\d")
+"""A dot inside a number ("room 4.1", "3.14"): part of the name, not the end of a sentence."""
+_RE_HAS_WORD = re.compile(r"[\w&]")
 _RE_CLOCKISH = re.compile(r"[\d:.]+(?:am|pm)?")
 _RE_IN_PLACE = re.compile(r"(?:the|room|studio|hall|building|lab)\b"
                           r"|(?:[a-z]+\s){1,2}(?:room|studio|hall|lab|suite)\s+\w", re.I)
@@ -31,7 +35,7 @@ _RE_IN_PLACE = re.compile(r"(?:the|room|studio|hall|building|lab)\b"
 _RE_WHOSE = re.compile(r"\w+'s\b|mine\b|ours\b|the\b")
 _RE_ANSWER_FILLER = re.compile(r"(?i)\b(instead|it is|then|maybe|perhaps|again|please|pls|for a change)\b")
 _RE_ANSWER_LEAD = re.compile(r"(?i)^(?:how about|what about|or|maybe|let's do|lets do|let's go to|try)\s+")
-_RE_ANSWER_END = re.compile(r"[?!.,;\n]|\s-\s")
+_RE_ANSWER_END = re.compile(r"[?!,;\n]|\.(?!\d)|\s-\s")
 _RE_LETTER = re.compile(r"[a-z]")
 
 
@@ -82,8 +86,13 @@ def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str
         word = m.group(0)
         if _RE_INITIAL.fullmatch(word) and masked[m.end():m.end() + 2] == ". ":
             word, m_end = word + ".", m.end() + 1  # St. Mary's, Dr. Patel
+        elif word[-1:].isdigit() and _RE_DOTTED.match(masked, m.end()):
+            more = _RE_WORD.match(masked, m.end() + 1)
+            word, m_end = word + "." + more.group(0), more.end()  # room 4.1
         else:
             m_end = m.end()
+        if not _RE_HAS_WORD.search(word):
+            break  # an emoji or a mark after the name ("zinkensdamm track ✅")
         low = word.lower().strip("'")
         joins = low in ("of", "on", "&", "de", "la", "el", "le", "du") and words and (
             words[-1][:1].isupper() or low in ("de", "la", "el", "le", "du"))
@@ -134,8 +143,8 @@ def find_place(masked: str, cues: Cues) -> str | None:
         nxt = masked[m.end():m.end() + 40]
         if lead == "in" and not _RE_IN_PLACE.match(nxt):
             continue  # "in hamburg", "in a bit": only "in the lobby", "in room 210"
-        if lead == "use" and not nxt.lower().startswith("the "):
-            continue  # "let's use the terrace", not "use a pen"
+        if lead == "use" and not (nxt.lower().startswith("the ") or _RE_ROOM_NAMED.match(nxt)):
+            continue  # "let's use the terrace", "can we use room 4.1?", not "use a pen"
         if lead in ("to", "from", "by", "near", "outside") and not (
                 nxt[:1].isupper() or _RE_WHOSE.match(nxt)):
             continue
@@ -163,6 +172,6 @@ def short_answer_place(masked: str, cues: Cues) -> str | None:
         return None
     if any(cues.has(k, low) for k in ("agree", "decline", "hedge", "cancel", "late", "remind", "self", "others")):
         return None
-    if not _RE_LETTER.search(low) or any(ch.isdigit() for ch in low):
-        return None
+    if not _RE_LETTER.search(low) or any(ch.isdigit() for ch in low) and not _RE_ROOM_NAMED.match(low):
+        return None  # (a number only in a room's name: "room 4.1 then")
     return body
