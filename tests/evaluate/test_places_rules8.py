@@ -145,3 +145,15 @@ def test_references_the_description_resolves(a: str, b: str, description: str, s
 ])
 def test_a_room_pins_its_place(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same and same_place(b, a) is same
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    # standard nicknames and street addresses of famous places, from general knowledge
+    ("Dodger Stadium", "Chavez Ravine", True),
+    ("Chrysler Building", "405 Lexington Ave, New York", True),
+    ("Lambeau Field", "the Frozen Tundra", True),
+    ("Chrysler Building", "407 Lexington Ave", False),  # another number of the street
+    ("Flatiron Building", "Chrysler Building", False),
+])
+def test_known_nicknames_and_addresses(a: str, b: str, same: bool) -> None:
+    assert same_place(a, b) is same and same_place(b, a) is same
