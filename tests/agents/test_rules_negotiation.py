@@ -517,3 +517,13 @@ def test_rooms_with_dotted_numbers_a_call_to_use_and_a_mark_after_a_name_are_rea
     ops = _act([("09:00", "Bob Ray", "dishoom is closed thursday, can we use room 2.07 at work instead?"),
                 ("09:10", USER, "room 2.07 then, same time")])
     assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "room 2.07"}]
+
+
+def test_a_drop_out_relayed_from_another_chat_leaves_the_person_it_names():
+    games = make_event("e1", start="2026-03-12T20:00", end=None, location="Cy's",
+                       participants=[USER, "Bob Ray", "Cy Hunt", "Di Moss"], description="Board games")
+    ops = _act([("22:00", "Bob Ray", "did you hear di has covid? she told me she won't make thursday"),
+                ("22:10", USER, "oh no")], timetable=(games,))  # Di is in another chat, not this one
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]
+    ops = _act([("22:00", "Bob Ray", "can't make thursday after all, sorry, tell cy")], timetable=(games,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt", "Di Moss"]}]

@@ -106,6 +106,19 @@ _RE_BOOKED_LEAD = re.compile(r"(?:booked|confirmed|reserved|you're booked|you ar
 _RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")
 
 
+_RE_THIRD = re.compile(r"(?<![\w'])(?:he|she|they|he's|she's|they're|hes|shes|theyre)(?![\w'])")
+
+
+def _relayed_person(folded: str, participants: list[str], sender: str, user: str) -> str | None:
+    """The one participant (not the sender, not the user) a drop-out names by first name and speaks of
+    in the third person: news relayed from another chat, whose members this chat may not have."""
+    if _RE_THIRD.search(folded) is None:
+        return None
+    named = [p for p in participants if p not in (sender, user) and re.search(
+        rf"(?<![\w']){re.escape(fold(p.split()[0]))}(?![\w])", folded)]
+    return named[0] if len(named) == 1 else None
+
+
 class RulesAgent:
     name = "rules"
 
@@ -215,6 +228,10 @@ class RulesAgent:
                           subject.start if subject else None), state.where_asked)  # place_asked
         _, move = read_features(f, ctx, self.cues)
         move.about = about
+        if isinstance(move, Dropout) and move.person in ("", sender) and subject is not None:
+            relayed = _relayed_person(f.folded, subject.participants, sender, user)
+            if relayed is not None:
+                move.person = relayed  # "julien has the flu, he told me he won't make thursday"
         if isinstance(move, Dropout) and move.day is not None:
             person = move.person or sender
             on_day = [s for s in work.live() if day_of(s.start) == move.day and person in s.participants]
