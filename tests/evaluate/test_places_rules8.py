@@ -157,3 +157,29 @@ def test_a_room_pins_its_place(a: str, b: str, same: bool) -> None:
 ])
 def test_known_nicknames_and_addresses(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same and same_place(b, a) is same
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    # someone's home given with its street address is that address
+    ("Lena's flat, 7 Rue des Rosiers", "7 Rue des Rosiers, 75004 Paris", True),
+    ("Joao's place, Rua do Carmo 12", "Rua do Carmo 12, 2º Dto, Lisboa", True),
+    ("Lena's flat, 7 Rue des Rosiers", "9 Rue des Rosiers, Paris", False),  # another number
+    ("Lena's flat, 7 Rue des Rosiers", "Café Lune, 7 Rue des Rosiers", False),  # a café there
+    ("Lena's flat, 7 Rue des Rosiers", "Marc's flat, 7 Rue des Rosiers", False),  # another home in the building
+    ("Lena's flat", "7 Rue des Rosiers", False),  # the address is not said on both sides
+])
+def test_a_home_at_its_address(a: str, b: str, same: bool) -> None:
+    assert same_place(a, b) is same and same_place(b, a) is same
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    # kinds and their descriptive words in other languages; a vowel dropped where the name holds
+    ("Kaffeehaus Hawelka", "Café Hawelka, Dorotheergasse 6", True),
+    ("Jardin Botanique de Montréal", "Montreal Botanical Garden", True),
+    ("Kaffeehaus Hawelka", "Café Landtmann", False),
+    ("Jardin Botanique de Montréal", "Montreal Biodome", False),
+    ("Anytime Fitness Wembley Junction", "Anytime Fitness Wembley Jnction", True),
+    ("Dalston Junction", "Dalton Junction", False),  # a consonant, and nothing distinctive besides
+])
+def test_kinds_in_other_languages_and_dropped_vowels(a: str, b: str, same: bool) -> None:
+    assert same_place(a, b) is same and same_place(b, a) is same

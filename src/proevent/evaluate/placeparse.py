@@ -52,6 +52,7 @@ _KIND_NAMES = {
     "chapel": "capilla chapelle cappella kapelle", "clinic": "clinica klinik clinique kliniek",
     "mosque": "masjid mezquita mosquee moschee moskee camii cami",
     "basilica": "basilique basilika basiliek", "temple": "templo tempio tempel",
+    "cafe": "kaffeehaus koffiehuis kahvila kawiarnia", "botanical": "botanico botanique botanischer botanisch",
 }
 """A kind of place in other languages, read as the English word ("Museo Picasso" is "Picasso Museum")."""
 _FOLD.update({other: english for english, others in _KIND_NAMES.items() for other in others.split()})

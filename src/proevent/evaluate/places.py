@@ -150,6 +150,8 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
     if pinned and shortest >= 6 and len(x) == len(y) and x not in _GENERIC and y not in _GENERIC and sum(
             c != d for c, d in zip(x, y)) == 1 and all(c in _VOWELS for c, d in zip(x + y, y + x) if c != d):
         return True  # one vowel for another where the rest of the name holds ("Shinjiku Gyoen")
+    if pinned and shortest >= 5 and vowel_slip(x, y) and (x in _GENERIC) == (y in _GENERIC):
+        return True  # a vowel dropped after the first letter where the rest of the name holds ("Jnction")
     if pinned and shortest >= 4 and sound_alike(x, y) and x not in _GENERIC and y not in _GENERIC:
         return True  # one letter for another that sounds like it where the rest of the name holds ("Enso")
     if slip(x, y):
@@ -440,6 +442,9 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     sa, sb = split_as(pa, pb), split_as(pb, pa)
     if sa is not pa or sb is not pb:
         readings.append((sa, sb))
+    ha, hb = _at_address(pa, pb), _at_address(pb, pa)
+    if ha is not pa or hb is not pb:
+        readings.append((ha, hb))
     ua, ub = _unbuilt(pa, pb), _unbuilt(pb, pa)
     if ua is not pa or ub is not pb:
         readings.append((ua, ub))
@@ -545,6 +550,26 @@ def _known_apart(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
     """Both heads name known places, and no place of one is one of the other's."""
     known_a, known_b = _tokens(_tag(pa, cues)), _tokens(_tag(pb, cues))
     return bool(known_a and known_b) and not any(tokens_match(x, y) for x in known_a for y in known_b)
+
+
+def _street_address(part: tuple[str, ...]) -> bool:
+    """A street with a house number, in any order ("14 Rue Oberkampf", "Rua Augusta 45")."""
+    return any(w.isdigit() for w in part) and any(w in _STREET_TYPES for w in part) and any(
+        w not in _GENERIC and not w.isdigit() for w in part)
+
+
+def _at_address(parsed: Parsed, other: Parsed) -> Parsed:
+    """Someone's home given with its street address read as the address, against a side whose name is
+    that address and that names no one's home ("Tom's place, 14 Rue Oberkampf" / "14 Rue Oberkampf, 75011
+    Paris": the address says where the home is); ``parsed`` when not."""
+    if len(parsed.parts) < 2 or not _home(parsed) or len(parsed.parts[0]) != 1 or any(
+            w.endswith(_HOME_MARK) for w in other.flat):
+        return parsed
+    address = next((p for p in parsed.parts[1:] if _street_address(p)), None)
+    if address is None or not words_match(address, other.parts[0]):
+        return parsed
+    parts = tuple(p for p in parsed.parts[1:])
+    return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
 
 
 def _unbuilt(parsed: Parsed, other: Parsed) -> Parsed:
