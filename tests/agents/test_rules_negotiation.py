@@ -527,3 +527,17 @@ def test_a_drop_out_relayed_from_another_chat_leaves_the_person_it_names():
     assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]
     ops = _act([("22:00", "Bob Ray", "can't make thursday after all, sorry, tell cy")], timetable=(games,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt", "Di Moss"]}]
+
+
+def test_a_service_moving_the_chats_booking_on_its_day_updates_it_and_a_place_stops_at_rather_than():
+    cut = make_event("e1", start="2026-03-10T18:00", end=None, location="Kim & Söhne",
+                     participants=[USER], description="Haircut")
+    ops = _act([("09:00", "Kim & Söhne", "Hi Ann! Mira is off sick on Tuesday. Can we move your haircut to Tue 17:00 "
+                 "or Wed 18:30?"),
+                ("09:30", USER, "tue 5 is fine"),
+                ("09:40", "Kim & Söhne", "Done ✂️ Tue 17:00 with Jo. See you!")],
+               members=(USER, "Kim & Söhne"), name="Kim & Söhne", timetable=(cut,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-10T17:00"}]
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.places import find_place
+    assert find_place("it will be in the library rather than Room 12", load_cues()) == "the library"

@@ -101,7 +101,8 @@ def _marks(f: Features) -> tuple[re.Match[str] | None, bool]:
     return after, where
 
 
-_RE_BOOKED_LEAD = re.compile(r"(?:booked|confirmed|reserved|you're booked|you are booked|you're all set)(?![\w'])")
+_RE_BOOKED_LEAD = re.compile(r"(?:booked|confirmed|reserved|done|all done|you're booked|you are booked|"
+                             r"you're all set)(?![\w'])")
 """A confirmation that opens with its verb (matched at the start of the message)."""
 _RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")
 
@@ -191,7 +192,8 @@ class RulesAgent:
     def _is_service(self, state: ChatState, chat: Chat, user: str, f: Features, sender: str) -> bool:
         if state.service is None:
             name = fold(" ".join([chat.name, *[m for m in chat.members if m != user]]))
-            state.service = chat.type == "direct" and self.cues.has("service_names", name)
+            state.service = chat.type == "direct" and (self.cues.has("service_names", name) or "&" in name)
+            # (a person's name has no "&": "Wren & Crumb", "Schnitt & Co" are businesses)
         if not state.service and chat.type == "direct" and sender != user and "confirmed" in f.hits and (
                 _RE_YOUR_BOOKING.search(f.folded) or _RE_BOOKED_LEAD.match(f.folded) and f.text[:1].isupper()
                 and any(c.isdigit() for c in f.text)):
@@ -491,8 +493,10 @@ class RulesAgent:
             state.focus = slot.id
             return
         if service:
+            focus = work.slots.get(state.focus or "")
             same_day = [s for s in work.live() if v.day is not None and day_of(s.start) == v.day and (
-                clock_of(s.start) is None or clock_of(s.start) == v.clock) and user in s.participants]
+                clock_of(s.start) is None or clock_of(s.start) == v.clock or s is focus) and user in s.participants]
+            # (the chat's own event on that day at another time: the service moved it, "table for 4 at 11:45")
             if same_day:
                 apply_values(same_day[0], v)
                 state.focus = same_day[0].id
