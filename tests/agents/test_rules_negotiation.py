@@ -541,3 +541,13 @@ def test_a_service_moving_the_chats_booking_on_its_day_updates_it_and_a_place_st
     from proevent.agents.rules.cues import load_cues
     from proevent.agents.rules.places import find_place
     assert find_place("it will be in the library rather than Room 12", load_cues()) == "the library"
+
+
+def test_an_event_named_by_its_own_day_takes_a_new_start_though_its_words_differ():
+    group = make_event("e1", start="2026-03-12T16:00", end="2026-03-12T18:00", location="library",
+                       participants=[USER, "Bob Ray", "Cy Hunt"], description="Biochem study group")
+    ops = _act([("09:00", "Bob Ray", "thursday's session, can we start at 5? i have a lab till 4:45"),
+                ("09:10", "Cy Hunt", "5 to 7 fine"), ("09:30", USER, "5-7 👍")],
+               members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="biochem", timetable=(group,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T17:00"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-12T19:00"}]

@@ -551,7 +551,7 @@ class RulesAgent:
                 continue
             score = hit + when + overlap + (s.id == state.focus)
             if best is None or score > best[0]:
-                best = (score, s.id, bool(hit))
+                best = (score, s.id, bool(hit) or d in owned)  # "thursday's session" names it too
         if best is not None:
             return best[1], best[2]
         if state.focus in work.slots and not work.slots[state.focus].deleted:
