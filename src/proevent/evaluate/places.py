@@ -106,7 +106,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     room_named,
     split_as,
 )
-from proevent.evaluate.placeslips import doubling, one_more, slip, sound_alike, transcribed, vowel_slip
+from proevent.evaluate.placeslips import cut_short, doubling, one_more, slip, sound_alike, transcribed, vowel_slip
 
 _VOWELS = frozenset("aeiouy")
 _GROUNDS = frozenset({"university", "college", "campus", "messe", "fairground", "fairgrounds", "showground",
@@ -184,14 +184,18 @@ def words_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
         return False
     pinned = _pinned(a, b)
     rest = list(b)
+    left: list[str] = []
     for x in sorted(a, key=lambda w: (w not in rest, w)):
         for i, y in enumerate(rest):
             if word_match(x, y, pinned):
                 del rest[i]
                 break
         else:
-            return False
-    return True
+            if left or len(a) < 2:
+                return False
+            left.append(x)
+    # one word cut short where every other word holds ("Uni Melb" / "University of Melbourne")
+    return not left or cut_short(left[0], rest[0]) or cut_short(rest[0], left[0])
 
 
 def _in_order(a: Parsed, b: Parsed, wa: tuple[str, ...], wb: tuple[str, ...]) -> bool:

@@ -57,3 +57,14 @@ def sound_alike(x: str, y: str) -> bool:
         return False
     diff = [(c, d) for c, d in zip(x, y) if c != d]
     return len(diff) == 1 and frozenset(diff[0]) in _SOUND_ALIKE
+
+
+_VOWEL = frozenset("aeiou")
+
+
+def cut_short(x: str, y: str) -> bool:
+    """``x`` is ``y`` cut short as abbreviations are: its first 4 letters or more, ending in a consonant where
+    ``y`` goes on with a vowel and 3 letters or more ("Melb" / "Melbourne", "Birm" / "Birmingham"; not "Rose" /
+    "Rosemary", a word of its own, nor "Port" / "Portland")."""
+    return len(x) >= 4 and len(y) >= len(x) + 3 and y.startswith(x) and x.isalpha() and x[-1] not in _VOWEL \
+        and y[len(x)] in _VOWEL
