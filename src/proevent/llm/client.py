@@ -1,9 +1,10 @@
 """An async client for any OpenAI-compatible ``/chat/completions`` endpoint.
 
 The hot path uses aiohttp directly: measured on the 2-core dev machine against a scripted server
-answering after 100 ms (``bench/bench_runner.py``), this client cost 0.32-0.35 ms CPU per request at
-concurrency 256 against 0.20-0.22 for a bare aiohttp loop (before the body went to pydantic-core's
-encoder, 6 instead of 29 us), where the ``openai`` SDK spends 3-4 ms per request and reaches 0.09
+answering after 100 ms (``bench/bench_runner.py``'s server), a loop of this client's ``chat`` at
+concurrency 256 costs 0.04-0.07 ms CPU per request more than a bare aiohttp loop sending the same
+body (0.25-0.34 against 0.21-0.27 ms at load averages 2-3; headers set once on the session, body
+and reply through msgspec), where the ``openai`` SDK spends 3-4 ms per request and reaches 0.09
 of the ideal rate, and httpx 0.28 about 14 ms. The client adds: several base URLs (least busy
 first), bounded concurrency, retries with backoff on 429/5xx/timeouts/dropped connections
 honouring ``Retry-After`` (capped by the backoff ceiling and the request timeout), RPM/TPM limits,
