@@ -551,3 +551,12 @@ def test_an_event_named_by_its_own_day_takes_a_new_start_though_its_words_differ
                members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="biochem", timetable=(group,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T17:00"},
                    {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-12T19:00"}]
+
+
+def test_a_drawn_out_no_in_a_group_is_sympathy_and_a_yes_after_the_plan_is_settled_joins_it():
+    members = (USER, "Bob Ray", "Cy Hunt", "Di Moss")
+    ops = _act([("20:41", "Bob Ray", "dinner this week???"), ("20:45", "Cy Hunt", "fri?"),
+                ("20:58", "Di Moss", "fri im away the whole weekend 😭"), ("20:59", "Bob Ray", "noooo"),
+                ("21:10", USER, "fri works for me. 7:30?"), ("21:14", "Bob Ray", "7:30 yes")],
+               members=members, kind="group", name="dinner club", timetable=())
+    assert [sorted(op["event"]["participants"]) for op in ops] == [sorted([USER, "Bob Ray", "Cy Hunt"])]

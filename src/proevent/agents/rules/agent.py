@@ -525,6 +525,8 @@ class RulesAgent:
             slot.end = plus_minutes(start, v.minutes)
         work.insert(slot)
         state.focus, state.focus_start = slot.id, slot.start
+        if chat.type == "group" and not service:
+            state.call = (slot.id, state.seen)  # the members who say yes after it is settled join it
 
     def _link(self, f: Features, chat: Chat, user: str, work: Work, state: ChatState) -> tuple[str | None, bool]:
         """The event of the working timetable the message names: by the words of its description or

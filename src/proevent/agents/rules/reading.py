@@ -583,7 +583,13 @@ def _hedge(f: Features, ctx: Context, cues: Cues) -> Move | None:
     return Hedge(ctx.sender) if "hedge" in f.hits else None
 
 
+_RE_DRAWN_NO = re.compile(r"no{2,}\b(?!\s*(?:i|im|i'm|can't|cant|thanks|thx|ty|way)\b)")
+"""A drawn-out "noooo" that opens a message: sympathy in a group ("noooo rory!! rest up"), not a refusal."""
+
+
 def _rejection(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if len(ctx.members) > 2 and _RE_DRAWN_NO.match(f.text.lower()) and not cues.has("decline", f.folded[3:]):
+        return Nothing(ctx.sender)  # (the folded text has lost the drawn-out letters)
     if "decline" in f.hits and not ("agree" in f.hits and f.folded.find("no") > f.folded.find("yes") >= 0):
         return Rejection(ctx.sender)
     return None
