@@ -106,6 +106,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     room_named,
     split_as,
 )
+from proevent.evaluate.placerooms import BUILDING_KINDS, codes, same_codes, street_address, unbuilt
 from proevent.evaluate.placeslips import cut_short, doubling, one_more, slip, sound_alike, transcribed, vowel_slip
 
 _VOWELS = frozenset("aeiouy")
@@ -115,9 +116,6 @@ _GROUNDS = frozenset({"university", "college", "campus", "messe", "fairground", 
 _BUILDING_LABELS = frozenset({"hall", "building", "block", "wing", "pavilion", "stand"})
 _BUILDING_WORDS = frozenset({"building", "hall", "library", "pavilion", "centre", "tower", "wing", "house"})
 """A building inside grounds: its label before a number, or its word ending a name."""
-_BUILDING_KINDS = frozenset({"building", "hall", "tower", "wing", "house", "centre", "library", "pavilion", "annex",
-                             "lab", "clinic", "hospital", "hotel"})
-"""Kinds of building: one on each side that the other lacks are two buildings ("Physics Building" / "Physics Hall")."""
 _VENUE_HEADS = frozenset({"hall", "theatre", "cinema", "arena", "auditorium", "ballroom", "studio", "stadium",
                           "library", "chapel"})
 """Kinds of hall or stage: two of them, one on each side, are two venues of one complex."""
@@ -449,7 +447,7 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     ha, hb = _at_address(pa, pb), _at_address(pb, pa)
     if ha is not pa or hb is not pb:
         readings.append((ha, hb))
-    ua, ub = _unbuilt(pa, pb), _unbuilt(pb, pa)
+    ua, ub = unbuilt(pa, pb), unbuilt(pb, pa)
     if ua is not pa or ub is not pb:
         readings.append((ua, ub))
     na, nb = _branch_apart(pa) if len(pb.parts) > 1 else pa, _branch_apart(pb) if len(pa.parts) > 1 else pb
@@ -466,36 +464,6 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
         or _room_pinned(pa, pb) or _room_pinned(pb, pa)
 
 
-def _codes(parsed: Parsed) -> list[tuple[str, str]]:
-    """The rooms', buildings' and floors' numbers of a location, each with its label: bound ones ("room_1_12":
-    room, 1_12; "block_c": block, c) and words with a digit, those in a row read as one, without a label
-    ("G03"; "1.12", read as 1 and 12)."""
-    out: list[tuple[str, str]] = []
-    bare: list[str] = []
-    for w in (*parsed.flat, ""):
-        if w and _BIND not in w and w[:1] != TOKEN and any(c.isdigit() for c in w):
-            bare.append(w)
-            continue
-        if bare:
-            out.append(("", _BIND.join(bare)))
-            bare = []
-        if _labelled(w):
-            label, _, code = w.partition(_BIND)
-            out.append((label, code))
-    return out
-
-
-def _same_codes(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool:
-    """Each number of one side is one of the other's, under the same label or with none on one side."""
-    rest = list(b)
-    for label, code in a:
-        hit = next((i for i, (lb, cb) in enumerate(rest) if cb == code and (lb == label or "" in (lb, label))), None)
-        if hit is None:
-            return False
-        del rest[hit]
-    return not rest
-
-
 def _room_pinned(short: Parsed, long: Parsed) -> bool:
     """One room named by both sides with the same numbers (one of them labelled), every distinctive word
     of ``short`` found in ``long``, and no kind of building on each side that the other lacks: the room
@@ -505,8 +473,8 @@ def _room_pinned(short: Parsed, long: Parsed) -> bool:
     ("Room 5" / "Room 5, Hilton" is left to the rule); never for a chain, nor when a part of ``long`` holding
     a name of ``short`` adds a word of its own besides kinds and cities ("Room 12, University of Leeds" / "Room
     12, Leeds Beckett University")."""
-    codes = _codes(short)
-    if not codes or not _same_codes(codes, _codes(long)) or not any(_labelled(w) for w in short.flat + long.flat):
+    mine = codes(short)
+    if not mine or not same_codes(mine, codes(long)) or not any(_labelled(w) for w in short.flat + long.flat):
         return False
     if any(_chain(p) for p in short.parts + long.parts):
         return False
@@ -521,8 +489,8 @@ def _room_pinned(short: Parsed, long: Parsed) -> bool:
                 v in _GENERIC or _BIND in v or v[:1] == TOKEN or any(c.isdigit() for c in v)
                 or any(word_match(w, v) for w in short.flat) or _place_word(v) for v in part):
             return False
-    kinds_short = {w for w in short.flat if w in _BUILDING_KINDS} - set(long.flat)
-    kinds_long = {w for w in long.flat if w in _BUILDING_KINDS} - set(short.flat)
+    kinds_short = {w for w in short.flat if w in BUILDING_KINDS} - set(long.flat)
+    kinds_long = {w for w in long.flat if w in BUILDING_KINDS} - set(short.flat)
     return not (kinds_short and kinds_long)
 
 
@@ -556,12 +524,6 @@ def _known_apart(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
     return bool(known_a and known_b) and not any(tokens_match(x, y) for x in known_a for y in known_b)
 
 
-def _street_address(part: tuple[str, ...]) -> bool:
-    """A street with a house number, in any order ("14 Rue Oberkampf", "Rua Augusta 45")."""
-    return any(w.isdigit() for w in part) and any(w in _STREET_TYPES for w in part) and any(
-        w not in _GENERIC and not w.isdigit() for w in part)
-
-
 def _at_address(parsed: Parsed, other: Parsed) -> Parsed:
     """Someone's home given with its street address read as the address, against a side whose name is
     that address and that names no one's home ("Tom's place, 14 Rue Oberkampf" / "14 Rue Oberkampf, 75011
@@ -569,23 +531,10 @@ def _at_address(parsed: Parsed, other: Parsed) -> Parsed:
     if len(parsed.parts) < 2 or not _home(parsed) or len(parsed.parts[0]) != 1 or any(
             w.endswith(_HOME_MARK) for w in other.flat):
         return parsed
-    address = next((p for p in parsed.parts[1:] if _street_address(p)), None)
+    address = next((p for p in parsed.parts[1:] if street_address(p)), None)
     if address is None or not words_match(address, other.parts[0]):
         return parsed
     parts = tuple(p for p in parsed.parts[1:])
-    return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
-
-
-def _unbuilt(parsed: Parsed, other: Parsed) -> Parsed:
-    """A room both sides name (a labelled number or a code with a digit: "LT1", "G03") read in a building
-    named without the word "building" ("Lecture Theatre 1, Chemistry Building" / "Chemistry LT1",
-    "Ainsworth Building G03" / "Ainsworth G03"); a building's number ("Building 5") is kept, and so is a
-    word that names the building's kind otherwise ("Ainsworth Hall"). ``parsed`` when no room is shared."""
-    if not any(w in other.flat and (_BIND in w or (any(c.isdigit() for c in w) and any(c.isalpha() for c in w)))
-               for w in parsed.flat) or "building" not in parsed.flat:
-        return parsed
-    parts = tuple(tuple(w for w in p if w != "building") if any(
-        w not in _GENERIC and _BIND not in w and not w[:1].isdigit() for w in p) else p for p in parsed.parts)
     return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
 
 
