@@ -17,6 +17,7 @@ from proevent.cli.common import (
     fail,
     handle_errors,
     load_judges,
+    loading_then_frozen,
     pct,
     say,
     warn,
@@ -97,13 +98,14 @@ def evaluate_command(
 
     DATASET must be the one the run was made on (same checksum) and pass the structural checks of
     `proevent validate`; --other-dataset and --no-validate lift these checks."""
-    from proevent.model.bulk import gc_paused
-
-    with gc_paused():  # the dataset, the run and the scores live until the command ends: a collection
-        # would only walk them again (the locals of _evaluate_run are freed before the collector resumes)
+    with loading_then_frozen() as loaded:  # the dataset, the run and the scores live until the command
+        # ends: a collection would only walk them again. The locals of _evaluate_run are freed on its
+        # return; what outlives it (the judge's and the parsers' caches: 244,000 objects at 10,000
+        # cases, 0.07 s for the collection that walked them) is frozen before the collector resumes
         _evaluate_run(dataset, run, judge=judge, metrics_version=metrics_version, no_ci=no_ci, json_out=json_out,
                       n_boot=n_boot, seed=seed, only_answered=only_answered, no_validate=no_validate,
                       other_dataset=other_dataset, allow_judge_errors=allow_judge_errors)
+        loaded()
 
 
 def _evaluate_run(dataset: Path, run: Path, *, judge: str | None, metrics_version: int, no_ci: bool,

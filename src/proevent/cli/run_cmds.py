@@ -8,7 +8,16 @@ from typing import Annotated, Any
 
 import typer
 
-from proevent.cli.common import app, build_config, console, err_console, fail, handle_errors, say
+from proevent.cli.common import (
+    app,
+    build_config,
+    console,
+    err_console,
+    fail,
+    handle_errors,
+    loading_then_frozen,
+    say,
+)
 
 EXIT_ERRORS = 3
 """The run has more errored lines than ``--max-errors`` (by default: a request failed)."""
@@ -119,7 +128,6 @@ def run_cmd(
     from proevent.agents import get_spec
     from proevent.io import load_dataset
     from proevent.llm import load_llm_config
-    from proevent.model.bulk import gc_frozen, gc_paused
     from proevent.runner import RunConfig, execute
     from proevent.runner.batch import RunStopped
 
@@ -152,29 +160,30 @@ def run_cmd(
         "retry_errors": not no_retry_errors, "max_cost_usd": max_cost, "max_errors": max_errors,
         "max_consecutive_failures": max_consecutive_failures, "preflight": not no_preflight,
     }, flags=_RUN_FLAGS)
-    with gc_paused():  # the cases stay alive: collections during the load and the check would only walk them
+    with loading_then_frozen() as loaded:  # the cases stay alive: collections during the load and the
+        # check would only walk them, and they are left out of the walks after
         ds = load_dataset(dataset)
         if not no_validate:
             from proevent.io.structure import require_structure
 
             require_structure(ds, dataset)
-    if estimate:
-        _print_estimate(run_config, ds)
-        return
-    if out is None:
-        raise fail("--out is required (the run folder)")
-    try:
-        with gc_frozen():  # ... nor during the run, whose own objects the collector still sees
+        loaded()  # frozen before the collector resumes: no collection walks them first (0.05 s for 1,279 cases)
+        if estimate:
+            _print_estimate(run_config, ds)
+            return
+        if out is None:
+            raise fail("--out is required (the run folder)")
+        try:  # the run's own objects the collector still sees
             summary = asyncio.run(execute(run_config, ds, out, progress=not no_progress, force=force,
                                           batch_out=batch_out))
-    except KeyboardInterrupt:
-        raise fail(f"interrupted; run the same command again to resume into {out}", code=130) from None
-    except RunStopped as exc:
-        _print_summary(exc.summary)
-        raise fail(f"{exc}. The lines written are kept; fix the endpoint and run the same command "
-                   "again to resume", code=EXIT_STOPPED) from None
-    except OSError as exc:  # the run's own writes report RunWriteError; this is anything else on disk
-        raise fail(f"{exc.filename or out}: {exc.strerror or exc}") from None
+        except KeyboardInterrupt:
+            raise fail(f"interrupted; run the same command again to resume into {out}", code=130) from None
+        except RunStopped as exc:
+            _print_summary(exc.summary)
+            raise fail(f"{exc}. The lines written are kept; fix the endpoint and run the same command "
+                       "again to resume", code=EXIT_STOPPED) from None
+        except OSError as exc:  # the run's own writes report RunWriteError; this is anything else on disk
+            raise fail(f"{exc.filename or out}: {exc.strerror or exc}") from None
     _print_summary(summary)
     if batch_out is not None:
         from proevent.cli.rounds import print_round
