@@ -186,13 +186,14 @@ def test_kinds_in_other_languages_and_dropped_vowels(a: str, b: str, same: bool)
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [
-    # a word cut short as abbreviations are, where every other word of the name holds
+    # a big city's name cut short as abbreviations are, where every other word of the name holds
     ("Uni Syd Law School", "University of Sydney Law School", False),  # "Syd": 3 letters
     ("Univ. of Birm.", "University of Birmingham", True),
     ("Adel Uni", "Adelaide University", True),
     ("Park Rose", "Park Rosemary", False),  # a word of its own (cut after a vowel)
     ("Hotel Port", "Hotel Portland", False),  # cut before a consonant
     ("Birm", "Birmingham", False),  # nothing else holds the name
+    ("Hotel Alex", "Hotel Alexandra", False),  # a name's short form, not a big city's
 ])
 def test_a_word_cut_short(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same and same_place(b, a) is same

@@ -192,8 +192,17 @@ def words_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
             if left or len(a) < 2:
                 return False
             left.append(x)
-    # one word cut short where every other word holds ("Uni Melb" / "University of Melbourne")
-    return not left or cut_short(left[0], rest[0]) or cut_short(rest[0], left[0])
+    # a big city's name cut short where every other word holds ("Uni Melb" / "University of Melbourne")
+    return not left or _city_cut(left[0], rest[0]) or _city_cut(rest[0], left[0])
+
+
+def _city_cut(x: str, y: str) -> bool:
+    """``x`` is ``y`` cut short as abbreviations are (:func:`cut_short`) and ``y`` a city of 300,000 people
+    or more, whose names are cut so ("Melb", "Birm"; not "Alex" for Alexandra, nor "Jess" for Jessica)."""
+    if not cut_short(x, y):
+        return False
+    where = gazetteer.town(y)
+    return where is not None and where.thousands >= 300
 
 
 def _in_order(a: Parsed, b: Parsed, wa: tuple[str, ...], wb: tuple[str, ...]) -> bool:
