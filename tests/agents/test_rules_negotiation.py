@@ -560,3 +560,12 @@ def test_a_drawn_out_no_in_a_group_is_sympathy_and_a_yes_after_the_plan_is_settl
                 ("21:10", USER, "fri works for me. 7:30?"), ("21:14", "Bob Ray", "7:30 yes")],
                members=members, kind="group", name="dinner club", timetable=())
     assert [sorted(op["event"]["participants"]) for op in ops] == [sorted([USER, "Bob Ray", "Cy Hunt"])]
+
+
+def test_sitting_a_day_out_is_a_drop_out():
+    run = make_event("e1", start="2026-03-15T09:00", end=None, location="the lake",
+                     participants=[USER, "Bob Ray", "Cy Hunt"], description="Long run")
+    ops = _act([("14:00", "Bob Ray", "tweaked my calf yesterday. sitting sunday out 😤"),
+                ("14:05", "Cy Hunt", "rest up")],
+               members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="runners", timetable=(run,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt"]}]

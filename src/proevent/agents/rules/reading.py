@@ -48,6 +48,8 @@ from proevent.timeexpr import Reading, read
 _RE_CLAUSE = re.compile(r"[,.;!?\n]+|\s(?:but|so|because|cause|cos|coz|since|and then|though|tho)\s|\s[-–—]\s", re.I)
 _RE_SOFT_CANCEL = re.compile(r"(?<![\w'])(?:next time|another time|some other time|rain ?check)(?![\w'])")
 _RE_NO_FOR_ME = re.compile(r"(?<![\w'])no\s+[\w' ]{2,30}\s+for\s+(?:me|us)(?![\w'])")
+_RE_SIT_OUT = re.compile(r"(?<![\w'])sit(?:ting)?\s+(?:[\w']+\s+){0,2}out(?![\w'])")
+"""'sitting sunday out', 'i'll sit this one out': a drop-out."""
 _RE_CANT_ATTEND = re.compile(
     r"(?<![\w'])(?:can't|cant|cannot|can not|won't|wont|couldn't|not able to|unable to)\s+"
     r"(?:\w+\s+){0,2}?(?:make|come|go|do|join|attend|be there|get there)(?![\w'])")
@@ -495,7 +497,7 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
     else:
         hits = f.hits
     said = "dropout" in hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded) or (
-        _RE_OUT_FOR.search(f.folded))
+        _RE_OUT_FOR.search(f.folded)) or "out" in f.tokens and _RE_SIT_OUT.search(f.folded)
     if not said or "hedge" in f.hits and "dropout" not in hits:
         return None
     if "remind" in f.hits and _first(f, cues, "remind") < _first(f, cues, "dropout"):
