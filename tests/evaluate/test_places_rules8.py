@@ -17,6 +17,8 @@ from proevent.evaluate.placeset import PairContext
     ("Bâtiment C, salle 12", "Salle 12 Bât. C", True),
     ("Building B Room 4", "Room 4, Building B", True),
     ("Raum 7, Hauptgebäude", "Raum 7 main building", True),
+    ("Seminarraum 4, Institut für Chemie", "Room 4, Institut für Chemie", True),
+    ("Seminarraum 4, Institut für Chemie", "Seminarraum 5, Institut für Chemie", False),
     ("HS 1, Hauptgebäude", "HS 2, Hauptgebäude", False),
     ("Bâtiment A, salle 12", "Bâtiment B, salle 12", False),
     ("Building A Room 4", "Building B Room 4", False),
@@ -118,6 +120,7 @@ def test_a_resort_named_by_its_place(a: str, b: str, same: bool) -> None:
     ("Dr. Mensah's surgery", "the doctor's", "appointment with Dr. Mensah", True),
     ("Jonas's place", "his place", "board games", False),
     ("Jonas's place", "his place", "board games with Jonas and Mia", False),  # whose is not said
+    ("Jonas's place", "his place", "board games with Jonas's cousin", False),  # the event is with another
     ("Jonas's place, 4 Elm Road", "his place", "board games with Jonas", False),  # nor the address
     ("Dr. Mensah's surgery", "the doctor's", "appointment with Dr. Ruiz", False),
     ("Jonas's place", "his place", "dinner at Jonas's", False),  # a host alone: the labelled sets disagree

@@ -18,7 +18,7 @@ _PRONOUN_HOME = re.compile(rf"^(?:his|her|their)\s+{_HOMES}$", re.IGNORECASE)
 _THE_DOCTOR = re.compile(r"^(?:the\s+)?(?:doctor|gp)['’]?s(?:\s+(?:office|clinic|surgery|practice))?$", re.IGNORECASE)
 _OWNER_HOME = re.compile(rf"^([A-Z][\w-]+)['’]s(?:\s+{_HOMES})?$")
 _DOCTOR_PLACE = re.compile(r"^(?:Dr\.?|Doctor)\s+([A-Z][\w-]+)['’]s(?:\s+(?:office|clinic|surgery|practice))?$")
-_NAMED = re.compile(r"(?:(?<=\bwith\s)|(?<=\band\s)|(?<=&\s))([A-Z][\w-]+)\b(?!\s+[A-Z])")
+_NAMED = re.compile(r"(?:(?<=\bwith\s)|(?<=\band\s)|(?<=&\s))([A-Z][\w-]+)\b(?!\s+[A-Z]|['’]s)")
 _NAMED_DOCTOR = re.compile(r"\b(?:Dr\.?|Doctor)\s+([A-Z][\w-]+)")
 
 

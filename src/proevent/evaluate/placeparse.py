@@ -176,7 +176,7 @@ _LABELS = frozenset({
 })
 """Labels that bind the number or letter after them ("Hall 2 Room 3" is not "Hall 3 Room 2")."""
 _LABEL_FORMS = {"sala": "room", "salle": "room", "raum": "room", "aula": "room", "stanza": "room", "sal": "room",
-                "zaal": "hall", "halle": "hall", "horsaal": "hall", "saal": "hall",
+                "zaal": "hall", "halle": "hall", "horsaal": "hall", "saal": "hall", "seminarraum": "room",
                 "piso": "floor", "etage": "floor", "planta": "floor",
                 "andar": "floor", "stock": "floor", "puerta": "door", "porta": "gate", "bloque": "block",
                 "bloco": "block", "hs": "hall", "bat": "building"}
