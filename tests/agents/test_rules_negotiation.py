@@ -569,3 +569,9 @@ def test_sitting_a_day_out_is_a_drop_out():
                 ("14:05", "Cy Hunt", "rest up")],
                members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="runners", timetable=(run,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt"]}]
+
+
+def test_after_the_place_is_said_closed_a_bare_name_asked_is_the_new_place():
+    ops = _act([("09:00", "Bob Ray", "bad news, dishoom is closed thursday for a private event"),
+                ("09:20", "Bob Ray", "padella? same time"), ("09:30", USER, "yes")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "padella"}]

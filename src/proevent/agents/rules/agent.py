@@ -87,6 +87,9 @@ _RE_ALONE = re.compile(r"(?<![\w'])(?:on my own|by myself|alone|solo|go anyway|s
                        r"(?![\w'])")
 _RECENT_ALONE = 3
 """The user says they go anyway within this many messages of the other one dropping out."""
+_RE_PLACE_GONE = re.compile(r"(?<![\w'])(?:closed|shut|is taken|'s taken|s taken|booked out|is booked up|"
+                            r"under renovation|being (?:painted|repaired|renovated))(?![\w'])")
+"""The event's place cannot be used ("closed the rajmachi route", "hugo's taken"): a new one is sought."""
 _RE_MOVE_ASKED = re.compile(r"(?<![\w'])(?:move|moving|reschedul\w*|push|postpone|shift|bring (?:it )?forward)"
                             r"(?![\w'])")
 """A change asked for before its new values ("can we move tomorrow's call?"): the next offer moves that event."""
@@ -260,8 +263,8 @@ class RulesAgent:
         if about is not None and (isinstance(move, (Nothing, Proposal)) and _RE_MOVE_ASKED.search(f.folded) or (
                 isinstance(move, Proposal) and move.asks and move.change)):
             state.moving = (about, sender, state.seen)
-        if asks_where:
-            state.where_asked = True
+        if asks_where or subject is not None and _RE_PLACE_GONE.search(f.folded):
+            state.where_asked = True  # "where?", or "the route is closed": a bare name next is the new place
         elif getattr(move, "values", None) is not None and move.values.place is not None:
             state.where_asked = False
         # (the roll-call and the moves below do nothing without a roll-call open, or for a Nothing)
