@@ -47,9 +47,11 @@ def actions(draw: st.DrawFn) -> Action:
 
 def _state(line: PredictionLine) -> tuple:
     usage = line.usage
-    return (line.model_dump(), line.__dict__.keys(), line.__pydantic_fields_set__, line.__pydantic_extra__,
+    # field sets sorted: two equal sets built in another order may print in another order
+    return (line.model_dump(), line.__dict__.keys(), sorted(line.__pydantic_fields_set__), line.__pydantic_extra__,
             [type(v) for v in line.__dict__.values()],
-            None if usage is None else (usage.__dict__, usage.__pydantic_fields_set__, usage.__pydantic_extra__))
+            None if usage is None else (usage.__dict__, sorted(usage.__pydantic_fields_set__),
+                                        usage.__pydantic_extra__))
 
 
 def _same(a: object, b: object) -> bool:
