@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from proevent.model import Case, Chat, Message, Timetable
 
@@ -18,6 +20,10 @@ class ChatUpdate:
     chat: Chat
     context: list[Message]
     new: list[Message]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy or a pickle holds the fields only, not the handle on the case's index (``_span``)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_span"}
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,105 @@ def _last_messages(case: Case, t: int, chat_id: str, n: int) -> list[Message]:
     return found[::-1]
 
 
+class CaseIndex:
+    """What every observation of one case reads, computed once per case: each chat's messages in
+    order (``messages[chat_id]``) and, per step, the chats with news in the order of their first new
+    message, with where the step's messages of each start and end in that chat's list. Step ``t``'s
+    new messages of a chat are then ``messages[chat_id][s:e]`` and its K earlier ones
+    ``messages[chat_id][max(0, s - K):s]``: two slices instead of a walk back through the steps.
+
+    ``memo`` holds what a renderer derives from the case once (:mod:`proevent.agents.llm.prompts`:
+    each message's rendered line, each chat block), keyed by the renderer. The index reads the case
+    as data: a case whose steps, chats or messages are changed in place after its first observation
+    would be seen as it was (nothing in proevent changes a loaded case)."""
+
+    __slots__ = ("case_ref", "steps_ref", "messages", "steps", "memo")
+
+    def __init__(self, case: Case) -> None:
+        self.case_ref = weakref.ref(case)
+        self.steps_ref = case.steps
+        chats = {c.chat_id: c for c in case.chats}
+        self.messages: dict[str, list[Message]] = {}
+        self.steps: list[list[tuple[Chat, list[Message], int, int]]] = []
+        for step in case.steps:
+            new: dict[str, int] = {}  # chat id -> where its messages of this step start
+            for m in step.messages:
+                msgs = self.messages.get(m.chat_id)
+                if msgs is None:
+                    msgs = self.messages[m.chat_id] = []
+                if m.chat_id not in new:
+                    new[m.chat_id] = len(msgs)
+                msgs.append(m)
+            groups = []
+            for chat_id, start in new.items():
+                chat = chats.get(chat_id)
+                if chat is None:  # a chat the case does not list: one stand-in per case, equal to the old one per step
+                    chat = chats[chat_id] = Chat(chat_id=chat_id, name=chat_id, type="group", members=[])
+                groups.append((chat, self.messages[chat_id], start, len(self.messages[chat_id])))
+            self.steps.append(groups)
+        self.memo: dict[Any, Any] = {}
+
+
+class ChatSpan(NamedTuple):
+    """Where a :class:`ChatUpdate` built from a :class:`CaseIndex` comes from: its context is
+    ``index.messages[chat_id][a:s]`` and its new messages ``[s:e]``. A renderer that reuses the
+    index's memo checks first that the update still holds those messages (:func:`span_of`)."""
+
+    index: CaseIndex
+    chat: Chat
+    a: int
+    s: int
+    e: int
+
+
+def span_of(update: ChatUpdate) -> ChatSpan | None:
+    """The :class:`ChatSpan` of an update built by :func:`build_observation`, when the update still
+    holds the chat and the messages it was built with (equal ones: a copy of the observation, or
+    an update changed in place, is checked against its source); else ``None``."""
+    span = update.__dict__.get("_span")
+    if span is None:
+        return None
+    msgs = span.index.messages[span.chat.chat_id]
+    if (update.chat is not span.chat and update.chat != span.chat) or update.new != msgs[span.s:span.e] \
+            or update.context != msgs[span.a:span.s]:
+        return None
+    return span
+
+
+_INDEX_SIZE = 512
+"""Cases whose :class:`CaseIndex` is kept (least recently used dropped): more than the cases a run
+at concurrency 256 has in flight, and a bounded part of a 10,000-case dataset."""
+_indexes: OrderedDict[int, CaseIndex] = OrderedDict()
+
+
+def case_index(case: Case) -> CaseIndex:
+    """The :class:`CaseIndex` of ``case``, from a small cache keyed by the case's identity (a case
+    object that replaced its steps list gets a new index)."""
+    key = id(case)
+    index = _indexes.get(key)
+    if index is not None and index.case_ref() is case and index.steps_ref is case.steps \
+            and len(index.steps) == len(case.steps):
+        try:
+            _indexes.move_to_end(key)
+        except KeyError:  # dropped by another thread meanwhile
+            pass
+        return index
+    index = CaseIndex(case)
+    _indexes[key] = index
+    while len(_indexes) > _INDEX_SIZE:
+        try:
+            _indexes.popitem(last=False)
+        except KeyError:
+            break
+    return index
+
+
+_new, _put = object.__new__, object.__setattr__
+""":func:`build_observation` makes its frozen dataclasses with their fields' values as their
+``__dict__``: the objects their generated ``__init__`` makes with one ``object.__setattr__`` per
+field, in half the time (an observation: 4.1 -> 1.8 us measured on a loaded 2-core machine)."""
+
+
 def build_observation(
     case: Case,
     t: int,
@@ -119,7 +224,39 @@ def build_observation(
     Chats appear in the order of their first new message; each carries the last
     ``context_messages`` messages it received before this step (all earlier steps count).
     ``with_chats=False`` leaves them out (for an agent that reads none: ``reads_chats = False``).
+    The chats are read from the case's :class:`CaseIndex` (each update gets lists of its own);
+    :func:`plain_observation` builds the same observation without it.
     """
+    step = case.steps[t - 1]
+    if step.t != t:
+        raise ValueError(f"case {case.case_id}: steps are not numbered 1..n (index {t - 1} holds t={step.t})")
+    updates: list[ChatUpdate] = []
+    if with_chats:
+        index = case_index(case)
+        for chat, msgs, s, e in index.steps[t - 1]:
+            a = max(0, s - context_messages) if context_messages > 0 else s
+            update = _new(ChatUpdate)
+            _put(update, "__dict__", {"chat": chat, "context": msgs[a:s], "new": msgs[s:e],
+                                      "_span": ChatSpan(index, chat, a, s, e)})
+            updates.append(update)
+    obs = _new(Observation)
+    _put(obs, "__dict__", {"case_id": case.case_id, "t": t, "mode": mode, "repeat": repeat, "user": case.user,
+                           "now": step.end, "window_start": step.start, "timetable": timetable, "chats": updates})
+    return obs
+
+
+def plain_observation(
+    case: Case,
+    t: int,
+    timetable: Timetable,
+    *,
+    mode: str,
+    repeat: int = 0,
+    context_messages: int = DEFAULT_CONTEXT_MESSAGES,
+    with_chats: bool = True,
+) -> Observation:
+    """:func:`build_observation` read from the case directly, with no index (the reference the
+    indexed path is tested against)."""
     step = case.steps[t - 1]
     if step.t != t:
         raise ValueError(f"case {case.case_id}: steps are not numbered 1..n (index {t - 1} holds t={step.t})")

@@ -21,8 +21,8 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from proevent.agents.protocol import Observation
-from proevent.model import Event, Message, Timetable
+from proevent.agents.protocol import ChatSpan, ChatUpdate, Observation, span_of
+from proevent.model import Chat, Event, Message, Timetable
 
 PROMPT_VERSION = "v2"
 PROMPT_VERSIONS = ("v1", "v2")
@@ -123,7 +123,24 @@ def _when(ev: Event, past: bool) -> str:
 
 def render_timetable_v2(timetable: Timetable, window_start: str) -> str:
     """One line per event: ``id | when | location | participants | description``. Events that
-    ended before the window stay ("same place as last time" needs them) but show only their day."""
+    ended before the window stay ("same place as last time" needs them) but show only their day.
+    Each event's two lines are rendered once (:func:`_event_lines`): a case's timetables share their
+    events from step to step; :func:`render_timetable_v2_plain` renders every line afresh."""
+    if not len(timetable):
+        return "(empty)"
+    day, minute = window_start[:10], window_start[:16]
+    out = []
+    for ev in timetable:
+        entry = _EVENT_LINES.get(id(ev))
+        if entry is None or entry[0] is not ev:
+            entry = _event_lines(ev)
+        last = entry[1]
+        out.append(entry[2] if last is not None and last < (day if len(last) == 10 else minute) else entry[3])
+    return "\n".join(out)
+
+
+def render_timetable_v2_plain(timetable: Timetable, window_start: str) -> str:
+    """:func:`render_timetable_v2` with every line rendered afresh (the reference it is tested against)."""
     if not len(timetable):
         return "(empty)"
     return "\n".join(
@@ -131,6 +148,22 @@ def render_timetable_v2(timetable: Timetable, window_start: str) -> str:
         f"{', '.join(ev.participants) or '-'} | {ev.description or '-'}"
         for ev in timetable
     )
+
+
+_EVENT_LINES: dict[int, tuple[Event, str | None, str, str]] = {}
+_EVENT_LINES_SIZE = 1 << 14
+"""Events whose lines are kept (by identity, with the event so that its id is not reused); emptied when full."""
+
+
+def _event_lines(ev: Event) -> tuple[Event, str | None, str, str]:
+    """``(ev, last, past line, line)`` of an event (events are frozen), kept in :data:`_EVENT_LINES`;
+    ``last`` (its end, else its start) is what :func:`_is_past` compares with the window."""
+    rest = f" | {ev.location or '-'} | {', '.join(ev.participants) or '-'} | {ev.description or '-'}"
+    entry = (ev, ev.end or ev.start, f"{ev.id} | {_when(ev, True)}{rest}", f"{ev.id} | {_when(ev, False)}{rest}")
+    if len(_EVENT_LINES) >= _EVENT_LINES_SIZE:
+        _EVENT_LINES.clear()
+    _EVENT_LINES[id(ev)] = entry
+    return entry
 
 
 _TITLES = {"dr", "prof", "mr", "mrs", "ms", "mx"}
@@ -169,17 +202,95 @@ def render_messages_v2(messages: list[Message], alias: dict[str, str], day: list
     return out
 
 
+def _chat_block_v2(upd: ChatUpdate) -> str:
+    """One chat of :func:`render_chats_v2`: its heading, its earlier messages and its new ones."""
+    chat = upd.chat
+    alias = _aliases([*chat.members, *(m.sender for m in (*upd.context, *upd.new) if m.sender not in chat.members)])
+    lines = [f'# "{chat.name}" ({chat.type}: {", ".join(chat.members)})']
+    day = [""]
+    if upd.context:
+        lines += ["earlier:", *render_messages_v2(upd.context, alias, day)]
+    lines += ["new:", *render_messages_v2(upd.new, alias, day)]
+    return "\n".join(lines)
+
+
+class _ChatLines:
+    """A chat's messages rendered once per case (:class:`proevent.agents.protocol.CaseIndex`'s
+    memo): each message's line, its day's heading, and the line as it follows the chat's previous
+    message (under its day's heading where the day changed). A block of the chat's messages
+    ``[a:e]`` takes the first message under its heading and the rest as they follow. Only for a
+    chat whose every sender is a member: the names are then the members' aliases in every window
+    (:func:`_aliases` of the members alone)."""
+
+    __slots__ = ("heading", "lines", "days", "following", "blocks")
+
+    def __init__(self, chat: Chat, messages: list[Message]) -> None:
+        alias = _aliases(chat.members)
+        self.heading = f'# "{chat.name}" ({chat.type}: {", ".join(chat.members)})'
+        self.lines = lines = [f"{m.time[11:16]} {alias.get(m.sender, m.sender)}: {m.text}" for m in messages]
+        self.days = days = [_day_heading(m.time[:10]) for m in messages]
+        self.following = [line if i and days[i] is days[i - 1] else f"{days[i]}\n{line}"
+                          for i, line in enumerate(lines)]
+        self.blocks: dict[tuple[int, int, int], str] = {}
+
+    def block(self, a: int, s: int, e: int) -> str:
+        """:func:`_chat_block_v2` of the update whose context is messages ``[a:s]`` and new ones ``[s:e]``."""
+        key = (a, s, e)
+        text = self.blocks.get(key)
+        if text is None:
+            if a < s:
+                parts = [self.heading, "earlier:", self.days[a], self.lines[a], *self.following[a + 1:s], "new:",
+                         *self.following[s:e]]
+            else:
+                parts = [self.heading, "new:", self.days[s], self.lines[s], *self.following[s + 1:e]]
+            text = self.blocks[key] = "\n".join(parts)
+        return text
+
+
+_DAY_HEADINGS: dict[str, str] = {}
+
+
+def _day_heading(day: str) -> str:
+    """``[Mon 2026-03-09]``, one string per day (the same object for every message of the day)."""
+    heading = _DAY_HEADINGS.get(day)
+    if heading is None:
+        if len(_DAY_HEADINGS) >= 4096:
+            _DAY_HEADINGS.clear()
+        heading = _DAY_HEADINGS[day] = f"[{_WEEKDAY_ABBR[date.fromisoformat(day).weekday()]} {day}]"
+    return heading
+
+
+def _chat_lines(span: ChatSpan) -> _ChatLines | None:
+    """The case's :class:`_ChatLines` of the span's chat (made on first use), or ``None`` where a
+    sender of the chat is not a member."""
+    memo = span.index.memo
+    key = ("v2 lines", span.chat.chat_id)
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    chat, messages = span.chat, span.index.messages[span.chat.chat_id]
+    members = set(chat.members)
+    lines = _ChatLines(chat, messages) if all(m.sender in members for m in messages) else None
+    memo[key] = lines
+    return lines
+
+
 def render_chats_v2(obs: Observation) -> str:
+    """The chats of the v2 prompt. An update built by :func:`proevent.agents.build_observation`
+    is rendered from its case's lines rendered once (:class:`_ChatLines`), any other one message by
+    message (:func:`render_chats_v2_plain`): the same text."""
     blocks = []
     for upd in obs.chats:
-        chat = upd.chat
-        alias = _aliases([*chat.members, *(m.sender for m in (*upd.context, *upd.new) if m.sender not in chat.members)])
-        lines = [f'# "{chat.name}" ({chat.type}: {", ".join(chat.members)})']
-        day = [""]
-        if upd.context:
-            lines += ["earlier:", *render_messages_v2(upd.context, alias, day)]
-        lines += ["new:", *render_messages_v2(upd.new, alias, day)]
-        blocks.append("\n".join(lines))
+        span = span_of(upd)
+        lines = _chat_lines(span) if span is not None else None
+        blocks.append(_chat_block_v2(upd) if lines is None else lines.block(span.a, span.s, span.e))
+    return "\n".join(blocks) if blocks else "(no new messages)"
+
+
+def render_chats_v2_plain(obs: Observation) -> str:
+    """:func:`render_chats_v2` message by message, with no case index (the reference it is tested against)."""
+    blocks = [_chat_block_v2(upd) for upd in obs.chats]
     return "\n".join(blocks) if blocks else "(no new messages)"
 
 
