@@ -50,7 +50,7 @@ class AliasIndex:
                  is_city: Callable[[str], bool]) -> None:
         self._is_city = is_city
         self.city_names: dict[tuple[str, ...], tuple[str, ...]] = {}
-        for english, others in table.city_names.items():
+        for english, others in (*table.city_names.items(), *table.region_names.items()):
             forms = [canon(n) for n in (english, *others)]  # read as the gazetteer's name ("Köln", not "Cologne")
             target = next((f for f in forms if is_city(" ".join(f))), forms[0])
             for form in forms:

@@ -129,7 +129,8 @@ class AliasPlace(BaseModel):
 
 class AliasTable(BaseModel):
     """``data/place_aliases.json``: what it is (``about``), the words each kind of place may carry
-    (``kinds``), cities' other names by their English one (``city_names``), the districts of big
+    (``kinds``), cities' other names by their English one (``city_names``), regions' names in their own
+    languages (``region_names``), the districts of big
     cities whose names are also cities elsewhere (``districts``), and the places."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -137,6 +138,9 @@ class AliasTable(BaseModel):
     about: tuple[str, ...]
     kinds: dict[str, tuple[str, ...]]
     city_names: dict[str, tuple[str, ...]]
+    region_names: dict[str, tuple[str, ...]] = {}
+    """A country's or region's English name and its standard names in its own languages ("Toscana" is
+    "Tuscany", "Italia" "Italy"): read as the English one, as cities' other names are."""
     districts: dict[str, tuple[str, ...]] = {}
     """A big city (English, as the gazetteer names it) and its districts or neighbours that share a
     name with a city elsewhere ("Westminster", a city in Colorado, is in London): a district named

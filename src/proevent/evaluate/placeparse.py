@@ -37,15 +37,24 @@ _FOLD = {
     "phys": "physics", "eng": "engineering", "deli": "delicatessen", "gran": "grand", "grande": "grand",
     "bahnhof": "station", "mus": "museum", "nat": "national", "cntr": "centre", "bbq": "barbecue",
     "barbeque": "barbecue", "appartment": "apartment", "appartement": "apartment",
+    "doutor": "drive", "doutora": "drive", "doctora": "drive", "dra": "drive", "docteur": "drive", "doktor": "drive",
+    "dottore": "drive", "izq": "izquierda", "izqda": "izquierda", "izda": "izquierda", "dcha": "derecha",
+    "esq": "esquerdo", "esquerda": "esquerdo", "dto": "direito",
+    "direita": "direito", "prof": "professor", "sta": "santa", "sto": "santo", "vet": "veterinary",
+    "med": "medical", "sci": "science", "acad": "academy", "assoc": "association", "elem": "elementary",
+    "govt": "government",
 }
-"""Abbreviations to one written-out form ("St" is both Street and Saint, "Dr" both Drive and Doctor:
-one word stands for both, as a reader takes whichever fits)."""
+"""Abbreviations to one written-out form ("St" is both Street and Saint, "Dr" both Drive and Doctor, in
+the languages of street names too: "Rua Dr." is "Rua Doutor"; one word stands for both, as a reader takes
+whichever fits), and a flat's side in Spanish and Portuguese addresses ("2º izq." is "2º izquierda",
+"3º Esq" "3º esquerdo"); titles and kinds as people cut them ("Prof.", "Sta.", "Vet", "Med", "Sci")."""
 _KIND_NAMES = {
     "museum": "museo musee museu muzeum", "gallery": "galleria galeria galerie", "theatre": "teatro theatro",
     "park": "parque parc parco", "garden": "jardin jardim giardino", "church": "iglesia eglise chiesa kirche igreja",
     "cathedral": "catedral cathedrale cattedrale", "palace": "palacio palais palazzo palast palacio",
     "bridge": "puente pont ponte brucke", "library": "biblioteca bibliotheque bibliothek",
-    "university": "universidad universita universitat universite universidade", "hospital": "ospedale hopital",
+    "university": "universidad universita universitat universite universidade universitario universitaria "
+                  "universitaire universitair", "hospital": "ospedale hopital",
     "airport": "aeropuerto aeroporto aeroport flughafen", "stadium": "estadio stade stadio stadion estadi",
     "beach": "playa plage praia spiaggia", "castle": "castillo chateau castello schloss",
     "market": "mercado marche mercato", "building": "edificio edifici batiment gebaude",
@@ -84,8 +93,10 @@ _VENUE_WORDS = frozenset({"bar", "pub", "restaurant", "cafe", "club", "bistro", 
 _VENUE_CUE = "#venue"
 
 _VENUE_PREFIXES = frozenset({"restaurant", "ristorante", "restaurante", "trattoria", "osteria", "pizzeria", "cafe",
-                             "caffe", "brasserie", "bistro", "taverna", "taberna", "gasthaus", "gasthof"})
-"""A venue's kind written before its name: "Ristorante Da Enzo" = "Da Enzo"."""
+                             "caffe", "brasserie", "bistro", "taverna", "taberna", "gasthaus", "gasthof", "coffee",
+                             "bar"})
+"""A venue's kind written before its name: "Ristorante Da Enzo" = "Da Enzo", "The Coffee Lantern" = "the Lantern" (a
+city's or region's name stays apart: "Bar Italia" is no "Italia")."""
 _PLACE_KINDS = _STREET_TYPES | _HOME | _VENUE_TYPES | frozenset({
     "beach", "station", "airport", "hauptbahnhof", "market", "express", "hub", "inn", "hotel", "motel", "park",
     "garden", "gardens", "centre", "mall", "shop", "store", "hall", "museum", "gallery", "church", "school",
@@ -137,6 +148,10 @@ _NAMED_ROOM = re.compile(r"(?<!\w)(?:room|rm|sala|salle|raum)\s+[\w.-]*\d[\w.-]*
 """A room's number with its name in brackets ("Room 1.04 (Turing)"): the name is its other name."""
 _LECTURE_THEATRE = re.compile(r"(?<!\w)lt\s?(?=\d)", re.IGNORECASE)
 """"LT1" is "Lecture Theatre 1"."""
+_GLUED_LABEL = re.compile(r"(?<![\w.])(hs|rm|bldg|room|hall|gate|platform|studio|lab|suite|level|ward|bay|seat|block"
+                          r"|pier|sala|salle|raum|aula)(?=\d)", re.IGNORECASE)
+"""A label abbreviated or written out glued to its number ("HS1", "Rm101", "Gate12") is the label and the number
+("LT1" is read by :data:`_LECTURE_THEATRE`)."""
 _STR_ABBREV = re.compile(r"(?<=\w)str\.(?=\s|$)", re.IGNORECASE)
 _STREET_COMPOUND = re.compile(r"(?<=[^\W\d_]{3})(?:strasse|straße)(?=[\s,.]|$)", re.IGNORECASE)
 """A German street name written as one word is the name and "Straße" ("Gumpendorferstrasse" is
@@ -216,6 +231,7 @@ class Parsed(NamedTuple):
 def _words(part: str) -> tuple[tuple[str, ...], bool]:
     """Canonical words of one part of a location (raw text), and whether its order is free."""
     part = _UNI.sub("universidad", _LECTURE_THEATRE.sub("lecture theatre ", _CALLE.sub("calle ", part)))
+    part = _GLUED_LABEL.sub(r"\1 ", part)
     part = _COMPOUND_KINDS.sub("main building", part)
     raw = _STREET_COMPOUND.sub(" strasse", _STR_ABBREV.sub("strasse", part)).split()  # "Hauptstr." is "Haupt Straße"
     poss = [bool(_POSSESSIVE.search(w)) for w in raw]

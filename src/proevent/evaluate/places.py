@@ -54,6 +54,7 @@ and is refused.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -65,6 +66,14 @@ from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
 from proevent.evaluate.placechains import ChainIndex
 from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, said_in
+from proevent.evaluate.placeforms import (
+    initials_apart,
+    numbers_swapped,
+    street_tail,
+    town_longer,
+    unnumbered,
+    unworded,
+)
 from proevent.evaluate.placeowners import owner_cues, resolved, unresolved
 from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazetteer_key: re-exported)
     _ACRONYM_SKIP,
@@ -110,6 +119,7 @@ from proevent.evaluate.placerooms import BUILDING_KINDS, codes, same_codes, stre
 from proevent.evaluate.placeslips import cut_short, doubling, one_more, slip, sound_alike, transcribed, vowel_slip
 
 _VOWELS = frozenset("aeiouy")
+_POSSESSIVE_END = re.compile(r"['’ʼ]s?$")
 _GROUNDS = frozenset({"university", "college", "campus", "messe", "fairground", "fairgrounds", "showground",
                       "showgrounds", "expo", "exhibition", "polytechnic"})
 """Words of a place made of many buildings or halls (a campus, a fairground)."""
@@ -241,8 +251,9 @@ def _qualifier_match(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
     """Qualifiers match as words, or with a street type or compass point only one of them has
     ("Yonge" / "Yonge Street", "Pennsylvania Avenue" / "Pennsylvania Avenue NW"); a known place
     matches one of its names so ("King's Cross station" / "Kings Cross")."""
-    if words_match(q, r):
-        return True
+    if words_match(q, r) or unworded(q, r, words_match) or unnumbered(q, r, _qualifier_match) \
+            or town_longer(q, r):
+        return True  # "Shibuya-ku" / "Shibuya", "12 Bridge St" / "Bridge St", "Lech am Arlberg" / "Lech"
     for known, other in ((q, r), (r, q)):
         if len(known) == 1 and known[0][:1] == TOKEN and not any(w[:1] == TOKEN for w in other):
             return any(_qualifier_match(name, other) for name in _aliases().spellings(known[0]))
@@ -261,14 +272,31 @@ def _place_word(word: str) -> bool:
     return word not in _GENERIC and gazetteer.is_place_name(word)
 
 
-def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str) -> bool:
+_EATERY = frozenset({"bar", "grill", "pub", "cafe", "coffee", "restaurant", "kitchen", "bistro", "diner", "tavern",
+                     "brasserie", "lounge", "eatery", "taproom", "cantina"})
+"""Kinds of a place to eat or drink that a name may drop together ("Moonshine Bar & Grill" is "Moonshine")."""
+
+
+def _distinctive_alone(short: tuple[str, ...], raw_short: str) -> bool:
+    """A name that stands for its venue alone: a word of 5 letters or more (or two words) besides kinds and
+    modifiers, no city or region, no chain, no known place, and no possessive ("Mike's" alone may be a home)."""
+    return not _POSSESSIVE_END.search(raw_short.strip()) and not gazetteer.is_place_name(_key(short)) \
+        and not _chain(short) and not any(w[:1] == TOKEN for w in short) and (
+            len([w for w in short if w not in _GENERIC]) >= 2 or any(len(w) >= 5 and w not in _GENERIC for w in short))
+
+
+def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str, raw_short: str = "") -> bool:
     """``long`` is ``short`` with a venue kind added ("Old Bell pub"), a city or region before or
     after it ("Paris Gare du Nord", "Paradiso Amsterdam"), or one capitalised name after it
     ("Bar Italia Soho") when ``short`` is distinctive (two words, or one of 7 letters or more),
     no city or region itself ("Brooklyn" / "Brooklyn Bowl": the added word makes a venue), and the
     added word is no kind of place ("Brighton Beach"). Nothing extends a home ("Anna's place" is not
     "Anna's Café"), and a name added to a chain is a branch ("Starbucks Soho")."""
-    if len(long) != len(short) + 1 or any(w.endswith(_HOME_MARK) for w in short):
+    if any(w.endswith(_HOME_MARK) for w in short):
+        return False
+    if len(long) == len(short) + 2 and all(w in _EATERY for w in long[-2:]) and words_match(short, long[:-2]):
+        return _distinctive_alone(short, raw_short)  # "Moonshine Bar & Grill" / "moonshine"
+    if len(long) != len(short) + 1:
         return False
     short_is_place = gazetteer.is_place_name(_key(short))
     if words_match(short, long[1:]):  # a city before a name of its own ("Paris Gare du Nord")
@@ -435,6 +463,8 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     if ma is not None and mb is not None:
         return ma == mb  # "meet.google.com/xyz-..." is not "meet.google.com/qrs-...", but "Meet link xyz-..."
     pa, pb = parse(a), parse(b)
+    if numbers_swapped(pa, pb):
+        return False  # "Calle 45 #12-30" is not "Calle 12 #45-30"
     if cues and elsewhere_than_said(pa, pb, cues):
         return False  # "Museum of Fine Arts, Houston" for an exhibit in Boston
     if _known_apart(pa, pb, cues) and _known_apart(_respelled(pa, pb), pb, cues) \
@@ -462,6 +492,12 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     na, nb = _branch_apart(pa) if len(pb.parts) > 1 else pa, _branch_apart(pb) if len(pa.parts) > 1 else pb
     if na is not pa or nb is not pb:
         readings.append((na, nb))
+    ia, ib = initials_apart(pa, pb, _acronym), initials_apart(pb, pa, _acronym)  # "Van Nuys DMV"
+    if ia is not pa or ib is not pb:
+        readings.append((ia, ib))
+    ta, tb = street_tail(pa, pb, _qualifier_match), street_tail(pb, pa, _qualifier_match)  # "maccies union st"
+    if ta is not pa or tb is not pb:
+        readings.append((ta, tb))
     for ra, rb in readings:
         if _decide(ra, rb, cues):
             return True
@@ -597,8 +633,10 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
     if oa is not None or ob is not None:
         return oa is not None and ob is not None and (oa == ob or ("" in (oa, ob) and "phone" not in (oa, ob)))
     ha, hb = pa.parts[0], pb.parts[0]
-    heads = (words_match(ha, hb) and _in_order(pa, pb, ha, hb)) or _code_of(ha, hb) or _code_of(hb, ha)
-    if not (heads or _extended(ha, hb, pb.raw_head) or _extended(hb, ha, pa.raw_head) or _trimmed(ha, hb)
+    heads = (words_match(ha, hb) and _in_order(pa, pb, ha, hb)) or _code_of(ha, hb) or _code_of(hb, ha) \
+        or (len(ha) == 1 and _acronym(ha[0], " ".join(hb))) or (len(hb) == 1 and _acronym(hb[0], " ".join(ha)))
+    if not (heads or _extended(ha, hb, pb.raw_head, pa.raw_head) or _extended(hb, ha, pa.raw_head, pb.raw_head)
+            or _trimmed(ha, hb)
             or _trimmed(hb, ha)):
         return False
     fewer, more = sorted((list(pa.parts[1:]), list(pb.parts[1:])), key=len)
@@ -618,7 +656,8 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
 
 @lru_cache(maxsize=1)
 def _chain_index() -> ChainIndex:
-    return ChainIndex(tuple({_words(name)[0] for name in gazetteer.chain_names()}), words_match)
+    names = {_words(name)[0] for name in gazetteer.chain_names()}  # a name read as a common word is left out
+    return ChainIndex(tuple(n for n in names if any(w not in _GENERIC for w in n)), words_match)  # ("Doutor": "Dr")
 
 
 @lru_cache(maxsize=4096)

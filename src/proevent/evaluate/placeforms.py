@@ -1,0 +1,130 @@
+"""Short forms of addresses, towns and names for the ``places`` judge (:mod:`proevent.evaluate.places`): a street
+with or without its house number, a ward's or campus's word dropped, a town's longer official name, the numbers of
+an address in their order, a name's initials with a place after them, and a street written at the end of a name.
+Deciding stays in ``places``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+from proevent.evaluate import gazetteer
+from proevent.evaluate.placeparse import _BIND, _GENERIC, _STREET_TYPES, Parsed, _key
+
+_ADMIN_WORDS = frozenset({"ku", "gu", "shi"})
+"""A ward's or city's word written after its name in Japanese and Korean addresses ("Shibuya-ku", "Gangnam-gu"):
+the area is named with or without it."""
+_CAMPUS = frozenset({"campus"})
+"""A university's campus is named by its place with or without the word ("Garching" / "Garching campus")."""
+_TOWN_LINKS = frozenset({"am", "an", "im", "ob", "bei", "upon", "under", "sur", "sous", "en", "near"})
+"""Words that join a town's name to its river or area in its official name ("Lech am Arlberg", "Kingston upon
+Hull", "Châlons-en-Champagne")."""
+
+
+def _number(word: str) -> bool:
+    """A house number as written: digits, perhaps with one letter ("12", "45a")."""
+    return word[:1].isdigit() and (word.isdigit() or (word[:-1].isdigit() and word[-1].isalpha()))
+
+
+def unnumbered(q: tuple[str, ...], r: tuple[str, ...], match: Callable[[tuple[str, ...], tuple[str, ...]], bool]) \
+        -> bool:
+    """One qualifier is a street with its house number and the other the same street without one ("12 Bridge
+    Street" / "Bridge St", "Rua da Rosa 45" / "Rua da Rosa"): a venue's street says where it is with or without
+    the number. Both must name a street (a street type and its name); a number on each side is left to
+    the words (different numbers are different addresses)."""
+    nq, nr = [w for w in q if _number(w)], [w for w in r if _number(w)]
+    if bool(nq) == bool(nr) or len(nq + nr) != 1:
+        return False
+    q2, r2 = tuple(w for w in q if not _number(w)), tuple(w for w in r if not _number(w))
+    return any(w in _STREET_TYPES for w in q2) and any(w not in _STREET_TYPES for w in q2) and match(q2, r2)
+
+
+def unworded(q: tuple[str, ...], r: tuple[str, ...], match: Callable[[tuple[str, ...], tuple[str, ...]], bool]) \
+        -> bool:
+    """A ward's word ("Shibuya-ku" / "Shibuya") or a campus's ("Garching campus" / "Garching") on one side only."""
+    for drop in (_ADMIN_WORDS, _CAMPUS):
+        if any(w in drop for w in q) != any(w in drop for w in r):
+            q2, r2 = tuple(w for w in q if w not in drop), tuple(w for w in r if w not in drop)
+            if q2 and r2 and any(w not in _GENERIC for w in q2) and match(q2, r2):
+                return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def _biggest_by_first_word() -> dict[str, str]:
+    """Each first word of the gazetteer's towns and the biggest town whose name starts with it."""
+    _, _, towns = gazetteer._load()
+    best: dict[str, tuple[int, str]] = {}
+    for name, where in towns.items():
+        first = name.split(" ")[0]
+        if first not in best or where.thousands > best[first][0]:
+            best[first] = (where.thousands, name)
+    return {first: name for first, (_, name) in best.items()}
+
+
+def town_longer(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
+    """One qualifier is a town's name and the other that name with its river or area joined by "am", "upon", "sur"
+    ... ("Lech" / "Lech am Arlberg"): the same town, unless the short name is better known as another town of the
+    gazetteer ("Frankfurt" is Frankfurt am Main, not Frankfurt an der Oder; "Newcastle" alone is not taken for
+    Newcastle upon Tyne, a bigger Newcastle being known)."""
+    short, long = sorted((q, r), key=len)
+    n = len(short)
+    if not short or len(long) < n + 2 or long[:n] != short or long[n] not in _TOWN_LINKS \
+            or any(_BIND in w or not w.isalpha() for w in long):
+        return False
+    full = _key(long)
+    known_long = gazetteer.town(full) or gazetteer.town(_key(tuple(w for w in long if w not in _TOWN_LINKS)))
+    known_short = gazetteer.town(_key(short))
+    if known_short is not None:
+        return known_long is not None and gazetteer.distance_km(known_short, known_long) < 50
+    if known_long is not None:
+        biggest = gazetteer.town(_biggest_by_first_word().get(short[0], ""))
+        return n == 1 and biggest is known_long
+    return not gazetteer.is_place_name(_key(short))
+
+
+def numbers_swapped(pa: Parsed, pb: Parsed) -> bool:
+    """A part of each side with the same words and the same two numbers or more, in another order: an address whose
+    numbers are swapped is another address ("Calle 45 #12-30" / "Calle 12 #45-30"; "Flat 3, 12 Elm Road" keeps its
+    numbers bound to their labels)."""
+    for p in pa.parts:
+        nums = [w for w in p if w.isdigit()]
+        if len(nums) < 2:
+            continue
+        for r in pb.parts:
+            theirs = [w for w in r if w.isdigit()]
+            if theirs != nums and sorted(theirs) == sorted(nums) and {w for w in p if not w.isdigit()} == {
+                    w for w in r if not w.isdigit()}:
+                return True
+    return False
+
+
+def initials_apart(parsed: Parsed, other: Parsed, acronym: Callable[[str, str], bool]) -> Parsed:
+    """A head that is a name's initials with a place before or after it, read as the initials with the place as a
+    qualifier, against a side whose head those initials spell ("Van Nuys DMV" / "Department of Motor Vehicles, Van
+    Nuys"; "YMCA Elm St", "TUM Garching"); ``parsed`` when not."""
+    head, theirs = parsed.parts[0], other.parts[0]
+    if len(head) < 2 or len(theirs) < 2:
+        return parsed
+    spelled = " ".join(theirs)
+    for initials, rest in (((head[0],), head[1:]), ((head[-1],), head[:-1])):
+        word = initials[0]
+        if word.isalpha() and 2 <= len(word) <= 5 and word not in _GENERIC and any(w not in _GENERIC for w in rest) \
+                and acronym(word, spelled):
+            parts = (initials, rest, *parsed.parts[1:])
+            return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
+    return parsed
+
+
+def street_tail(parsed: Parsed, other: Parsed, match: Callable[[tuple[str, ...], tuple[str, ...]], bool]) -> Parsed:
+    """A head ending with a street ("maccies union st", "burger king george st") read as a name with that street
+    as its qualifier, against a side that names the street as a qualifier; ``parsed`` when not."""
+    head = parsed.parts[0]
+    if len(head) < 3 or head[-1] not in _STREET_TYPES or len(other.parts) < 2:
+        return parsed
+    for k in (2, 3):
+        name, tail = head[:-k], head[-k:]
+        if name and any(w not in _GENERIC for w in name) and any(match(tail, q) for q in other.parts[1:]):
+            parts = (name, tail, *parsed.parts[1:])
+            return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
+    return parsed
