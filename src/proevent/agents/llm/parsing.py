@@ -82,6 +82,8 @@ def extract_ops(text: str) -> tuple[list[Any] | None, str | None]:
 
 def validate_ops(ops: list[Any], timetable: Timetable) -> list[str]:
     """Problems of a list of operations against the timetable they apply to (empty when fine)."""
+    if not ops:  # the usual answer: nothing to parse, nothing to apply (no copy of the timetable)
+        return []
     parsed = parse_ops(ops)
     problems = [f"operation {i + 1}: {op.reason}" for i, op in enumerate(parsed) if isinstance(op, InvalidOp)]
     result = timetable.apply(parsed)

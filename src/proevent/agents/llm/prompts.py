@@ -227,10 +227,18 @@ class _ChatLines:
     def __init__(self, chat: Chat, messages: list[Message]) -> None:
         alias = _aliases(chat.members)
         self.heading = f'# "{chat.name}" ({chat.type}: {", ".join(chat.members)})'
-        self.lines = lines = [f"{m.time[11:16]} {alias.get(m.sender, m.sender)}: {m.text}" for m in messages]
-        self.days = days = [_day_heading(m.time[:10]) for m in messages]
-        self.following = [line if i and days[i] is days[i - 1] else f"{days[i]}\n{line}"
-                          for i, line in enumerate(lines)]
+        self.lines: list[str] = []
+        self.days: list[str] = []
+        self.following: list[str] = []
+        headings, last = _DAY_HEADINGS, None
+        for m in messages:
+            time = m.time
+            line = f"{time[11:16]} {alias.get(m.sender, m.sender)}: {m.text}"
+            day = headings.get(time[:10]) or _day_heading(time[:10])
+            self.lines.append(line)
+            self.days.append(day)
+            self.following.append(line if day == last else f"{day}\n{line}")
+            last = day
         self.blocks: dict[tuple[int, int, int], str] = {}
 
     def block(self, a: int, s: int, e: int) -> str:
@@ -270,8 +278,7 @@ def _chat_lines(span: ChatSpan) -> _ChatLines | None:
     except KeyError:
         pass
     chat, messages = span.chat, span.index.messages[span.chat.chat_id]
-    members = set(chat.members)
-    lines = _ChatLines(chat, messages) if all(m.sender in members for m in messages) else None
+    lines = _ChatLines(chat, messages) if {m.sender for m in messages}.issubset(chat.members) else None
     memo[key] = lines
     return lines
 
