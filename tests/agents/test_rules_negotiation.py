@@ -575,3 +575,13 @@ def test_after_the_place_is_said_closed_a_bare_name_asked_is_the_new_place():
     ops = _act([("09:00", "Bob Ray", "bad news, dishoom is closed thursday for a private event"),
                 ("09:20", "Bob Ray", "padella? same time"), ("09:30", USER, "yes")])
     assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "padella"}]
+
+
+def test_a_place_booked_or_gone_to_in_lower_case_is_read():
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.places import find_place
+    cues = load_cues()
+    assert find_place("ya come to kelvin hall, room 12. 10 still?", cues) == "kelvin hall"
+    assert find_place("she booked LT4 for us instead", cues) == "LT4"
+    assert find_place("i'm going to work early", cues) is None
+    assert find_place("booked it!", cues) is None

@@ -17,7 +17,9 @@ from proevent.timeexpr import Reading, read, vocabulary
 
 _CALLS = {"zoom": "Zoom", "teams": "Teams", "google meet": "Google Meet", "meet": "Google Meet", "facetime": "FaceTime",
           "skype": "Skype", "whatsapp": "WhatsApp", "webex": "Webex", "discord": "Discord", "hangouts": "Hangouts"}
-_RE_LEAD = re.compile(r"(?:(?<![\w'])(at|@|in|to|from|outside|near|by|use)\s+)(?=\S)", re.I)
+_RE_LEAD = re.compile(r"(?:(?<![\w'])(at|@|in|to|from|outside|near|by|use|booked)\s+)(?=\S)", re.I)
+_RE_GO_TO = re.compile(r"(?:come|coming|head|heading|go|going|meet|over)\s+$", re.I)
+"""'come to moremi hall': after a verb of going, "to" leads a place also in lower case."""
 _RE_WORD = re.compile(r"[^\s,.!?;:()\0\"“”]+")
 _RE_CALL = re.compile(r"(?<![\w'])(?<!instead of )(?<!not )(?:over|on|via|by|a|on a|quick|use|using)\s+"
                       r"(zoom|teams|google meet|meet|facetime|skype|webex|whatsapp|discord|hangouts)(?![\w'])", re.I)
@@ -145,9 +147,10 @@ def find_place(masked: str, cues: Cues) -> str | None:
             continue  # "in hamburg", "in a bit": only "in the lobby", "in room 210"
         if lead == "use" and not (nxt.lower().startswith("the ") or _RE_ROOM_NAMED.match(nxt)):
             continue  # "let's use the terrace", "can we use room 4.1?", not "use a pen"
-        if lead in ("to", "from", "by", "near", "outside") and not (
-                nxt[:1].isupper() or _RE_WHOSE.match(nxt)):
-            continue
+        if lead in ("to", "from", "by", "near", "outside", "booked") and not (
+                nxt[:1].isupper() or _RE_WHOSE.match(nxt)) and not (
+                lead == "to" and _RE_GO_TO.search(masked, max(0, m.start() - 10), m.start())):
+            continue  # "booked LT3", "booked the big room"; "come to moremi hall"
         if lead == "from" or lead == "by":
             continue
         place = phrase_at(masked, m.end(), cues)
