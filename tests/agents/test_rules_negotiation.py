@@ -585,3 +585,10 @@ def test_a_place_booked_or_gone_to_in_lower_case_is_read():
     assert find_place("she booked LT4 for us instead", cues) == "LT4"
     assert find_place("i'm going to work early", cues) is None
     assert find_place("booked it!", cues) is None
+
+
+def test_a_day_in_a_reason_of_a_counter_proposal_is_not_the_events():
+    ops = _act([("12:00", "Bob Ray", "brunch sunday? 11 at the deli?"),
+                ("12:30", USER, "11:30? we'll be out late saturday"), ("12:41", "Bob Ray", "11:30 perfect")],
+               timetable=())
+    assert [op["event"]["start"] for op in ops] == ["2026-03-15T11:30"]

@@ -200,6 +200,18 @@ def _deadline(f: Features, start: int) -> bool:
     return _RE_DEADLINE.search(f.folded, max(0, start - 20), start) is not None
 
 
+_RE_WE_HAVE = re.compile(r"(?<![\w'])(?:we have|we've got|there is|there's)(?![\w'])")
+
+
+def _only_we_have(f: Features, start: int, cues: Cues) -> bool:
+    """The clause holding ``start`` reads as a reason only by a "we have" that states the event."""
+    for a, b, _ in f.clauses:
+        if a <= start < b:
+            clause = f.folded[a:b]
+            return bool(_RE_WE_HAVE.search(clause)) and not cues.has("reason", _RE_WE_HAVE.sub(" ", clause))
+    return False
+
+
 def values_of(f: Features, ctx: Context, cues: Cues) -> Values:
     """The event's day, time, end and place in the message (not those of a reason or a decline)."""
     return _values(f, ctx.usual, ctx.anchor, ctx.current_day, cues).copy()
@@ -219,8 +231,8 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
     days = [d for d in r.days if not d.retracted and not in_reason(f, d.start) and not _deadline(f, d.start)]
     if not days and "decline" not in f.hits and any(not in_reason(f, c.start) for c in r.clocks):
         # "this friday we have a guest lecture, 10-12 in LT1": the event's own time, outside any
-        # reason, takes the day of the clause that reads like one ("we have")
-        days = [d for d in r.days if not d.retracted]
+        # reason, takes the day of a clause that reads as a reason only by its "we have"
+        days = [d for d in r.days if not d.retracted and _only_we_have(f, d.start, cues)]
     corrected = [d for d in days if d.corrects]
     if len(days) > 1 and ctx.current_day is not None:
         days = [d for d in days if d.best != ctx.current_day] or days  # "our coffee on thu, could we do wed"
