@@ -79,7 +79,8 @@ _RE_AFTER = re.compile(r"(?<![\w'])(?:straight|right|just|directly|immediately)\
                        r"(?:\s+(?:my|the|our|your|his|her))?(?:\s+([a-z][\w']+))?")
 """A start given by another event's end ("right after my dentist", "straight after the match")."""
 _RE_FROM = re.compile(r"(?<![\w'])(?:from|after|free from|home from|back from)\s+\d")
-_RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im)\W*$")
+_RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im|i can|i can do it|i can help|"
+                    r"i can do that)\W*$")
 """A whole message that answers a roll-call by volunteering ("me")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
@@ -223,6 +224,9 @@ class RulesAgent:
         draft = state.open
         anchor = draft.values.clock if draft and draft.values.clock else clock_of(subject.start if subject else None)
         desc = (subject.description if subject else "") or (draft.activity if draft else "") or ""
+        day_now = (draft.values.day if draft else None) or day_of(subject.start if subject else None)
+        if day_now is not None and f.reading.days and all(d.best != day_now for d in f.reading.days):
+            anchor = None  # another day's plan: the discussed event's hour says nothing of its bare hours
         if state.members is None:
             state.members = tuple(chat.members)
         ctx = Context(user, sender, state.members, service, anchor,  # by position: built at every message
