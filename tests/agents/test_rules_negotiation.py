@@ -597,7 +597,7 @@ def test_a_day_in_a_reason_of_a_counter_proposal_is_not_the_events():
 def test_another_days_plan_reads_its_bare_hours_alone_and_i_can_volunteers():
     members = (USER, "Bob Ray", "Cy Hunt")
     committee = make_event("e1", start="2026-03-10T20:00", end=None, location="the Crown",
-                      participants=list(members), description="Committee")
+                           participants=list(members), description="Committee")
     ops = _act([("19:00", "Bob Ray", "committee tue as usual?"), ("19:05", USER, "ya"),
                 ("20:00", "Bob Ray", "also the school fair needs 2 helpers friday 9-11! anyone?"),
                 ("20:12", "Cy Hunt", "i can"), ("20:30", USER, "me too"), ("20:33", "Bob Ray", "thank you both")],
