@@ -65,24 +65,6 @@ def test_robustness_values_equal_group_values_of_on_the_example_runs():
         assert got == [group_values_of(sr.result.rows, groups, keys, n_boot=200, seed=3) for sr in runs]
 
 
-def test_titles_stand_where_the_automatic_placement_puts_them(tmp_path, monkeypatch):
-    pytest.importorskip("matplotlib")
-    from proevent.report import plots
-    from proevent.report.error_summary import summarize_errors
-
-    runs = load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=50)
-    summaries = [summarize_errors(sr.dataset, sr.result, judge=sr.judge) for sr in runs]
-
-    def draw(folder):
-        files = plots.robustness_plot(runs, [sr.result.rows for sr in runs], folder / "robustness", n_boot=50)
-        files += plots.error_plot([sr.label for sr in runs], summaries, folder / "errors")
-        return [p.read_bytes() for p in files]
-
-    given = draw(tmp_path / "given")
-    monkeypatch.setattr(plots, "TITLE_Y", None)  # matplotlib places each title itself
-    assert draw(tmp_path / "auto") == given
-
-
 def test_load_scored_runs_gives_the_collector_back_as_it_was():
     assert gc.isenabled()
     first = load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=50)

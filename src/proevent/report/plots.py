@@ -30,9 +30,15 @@ LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1
 HATCHES = ("", "///", "...", "xxx", "\\\\\\", "---", "+++", "ooo")
 DPI = 150
 TITLE_Y = 1.0
-"""Where the axes' titles stand (the top of the axes, below their pad): where matplotlib's automatic
-placement puts them here, since no axes has ticks or a label on top; given, it is not searched for
-at every draw (the tick and spine extents of every axes measured again: a tenth of the drawing)."""
+"""Where the axes' titles stand (the top of the axes, below their pad): no axes has ticks or a label
+on top, so this is where matplotlib's own placement would put them; given, it is not searched for at
+every draw."""
+RC = {
+    "svg.hashsalt": "proevent",  # stable ids in the SVG
+    "svg.fonttype": "none",  # text as text in the SVG (no glyph outlines to compute and write)
+}
+"""The rc settings of every figure, applied once around its drawing (:func:`_drawing`): each text's
+font is then looked up in matplotlib's cache, never per figure."""
 
 
 def plotting_available() -> bool:
@@ -42,50 +48,54 @@ def plotting_available() -> bool:
         return False
     return True
 
-def _save(fig, out_base: Path) -> list[Path]:
-    """Write ``.png`` and ``.svg`` with two draws in all: the png's draw solves the constrained
-    layout and rasterises the whole figure at :data:`DPI`; the tight box (measured with that draw's
-    text extents, so no text is laid out again) crops its pixels; the layout is then frozen and the
-    svg draws once within the same box. (``savefig(bbox_inches="tight")`` drew the png twice, once
-    only to measure, and the box was measured again at another resolution.)"""
+
+def _drawing():
     from matplotlib import rc_context
 
+    return rc_context(RC)
+
+
+def _save(fig, out_base: Path) -> list[Path]:
+    """Write ``.png`` (at :data:`DPI`) and ``.svg``: one draw each. The figure has no layout engine
+    and a fixed size whose margins were set to fit its labels (:func:`_place`), so neither file is
+    laid out, measured or cropped again."""
     out_base.parent.mkdir(parents=True, exist_ok=True)
     png, svg = out_base.with_suffix(".png"), out_base.with_suffix(".svg")
-    fig.set_dpi(DPI)
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    bbox = fig.get_tightbbox(renderer).padded(0.1)  # savefig's pad_inches
-    _write_cropped_png(png, np.asarray(renderer.buffer_rgba()), bbox, fig.get_figheight())
-    with rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
-        fig.set_layout_engine(None)  # no engine at all: savefig would draw once more for one
-    fig.savefig(svg, format="svg", dpi=DPI, metadata={"Date": None}, bbox_inches=bbox)
+    fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None})
+    fig.savefig(svg, format="svg", metadata={"Date": None})
     return [png, svg]
 
 
-def _write_cropped_png(path: Path, rgba: np.ndarray, bbox, fig_height: float) -> None:
-    """The part of the rendered figure within ``bbox`` (inches from the bottom left, as
-    ``get_tightbbox`` gives it) as a png; what lies outside the figure is white, as savefig pads."""
-    from matplotlib.image import imsave
-
-    x0, x1 = round(bbox.x0 * DPI), round(bbox.x1 * DPI)
-    top, bottom = round((fig_height - bbox.y1) * DPI), round((fig_height - bbox.y0) * DPI)
-    out = np.full((bottom - top, x1 - x0, 4), 255, dtype=np.uint8)
-    height, width = rgba.shape[:2]
-    sy0, sy1, sx0, sx1 = max(top, 0), min(bottom, height), max(x0, 0), min(x1, width)
-    out[sy0 - top:sy1 - top, sx0 - x0:sx1 - x0] = rgba[sy0:sy1, sx0:sx1]
-    imsave(path, out, format="png", origin="upper", dpi=DPI, metadata={"Software": None})
-
-
 def _figure(width: float, height: float):
-    from matplotlib import rcParams
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    rcParams["svg.hashsalt"] = "proevent"  # stable ids in the SVG
-    fig = Figure(figsize=(width, height), layout="constrained")
+    fig = Figure(figsize=(width, height), dpi=DPI, layout="none")
     FigureCanvasAgg(fig)
     return fig
+
+
+def _place(fig, *, left: float, right: float, top: float, bottom: float, wspace: float = 0.0,
+           hspace: float = 0.0) -> None:
+    """Subplot parameters given in inches (margins from each edge of the figure; ``wspace`` and
+    ``hspace`` the gaps between axes)."""
+    width, height = fig.get_size_inches()
+    grid = fig.axes[0].get_subplotspec().get_gridspec()
+    cols, rows = grid.get_geometry()[1], grid.get_geometry()[0]
+    axes_w = (width - left - right - wspace * (cols - 1)) / cols
+    axes_h = (height - top - bottom - hspace * (rows - 1)) / rows
+    fig.subplots_adjust(left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height,
+                        wspace=wspace / axes_w, hspace=hspace / axes_h)
+
+
+def _text_width(fig, texts: Sequence[str], size: float) -> float:
+    """The widest of ``texts`` at font ``size``, in inches (one line each)."""
+    from matplotlib.font_manager import FontProperties
+
+    renderer = fig.canvas.get_renderer()
+    prop = FontProperties(size=size)
+    widest = max((renderer.get_text_width_height_descent(t, prop, ismath=False)[0] for t in texts), default=0.0)
+    return widest / fig.dpi
 
 
 def robustness_plot(
@@ -93,48 +103,56 @@ def robustness_plot(
 ) -> list[Path]:
     """Recall and precision against negotiation turns, concurrent chats and per noise content kind,
     one line per run with 95% intervals; writes ``out_base`` .png and .svg and returns their paths."""
-    fig = _figure(12.5, 6.8)
-    axes = fig.subplots(len(METRICS), len(DIMENSIONS), squeeze=False)
+    with _drawing():
+        return _save(robustness_figure(runs, rows, n_boot=n_boot, seed=seed), out_base)
+
+
+def robustness_figure(runs: Sequence[ScoredRun], rows: Sequence[CaseRows], *, n_boot: int = 1000, seed: int = 0):
+    """The figure :func:`robustness_plot` saves: a row per metric, a column per dimension, in each
+    axes one errorbar container per run (its data line at the group's value in percent, its bars
+    the 95% interval)."""
     n = len(runs)
     one_dataset = len({sr.dataset.sha256 for sr in runs}) == 1
-    for col, (dim, dim_label) in enumerate(DIMENSIONS):
+    columns = []
+    for dim, _ in DIMENSIONS:
         grouped: dict[int, dict[str, list[int]]] = {}  # runs of one report mostly share one dataset object
         for sr in runs:
             if id(sr.dataset) not in grouped:
                 grouped[id(sr.dataset)] = group_cases(sr.dataset.cases, dim)
         per_run = [grouped[id(sr.dataset)] for sr in runs]
         labels = sorted({g for groups in per_run for g in groups}, key=label_order)
+        counts = {g: len(idx) for g, idx in per_run[0].items()} if one_dataset else {}
+        ticklabels = [g.replace("_", " ") + (f"\n(n={counts[g]})" if g in counts else "") for g in labels]
+        columns.append((per_run, labels, ticklabels))
+    fig = _figure(12.5, 6.8)
+    # each column as wide as its tick labels need, side by side (within a floor): no label runs into the next
+    needs = [len(ticks) * (_text_width(fig, [ln for t in ticks for ln in t.split("\n")], 8) + 0.15)
+             for _, _, ticks in columns]
+    floor = 0.5 * sum(needs) / len(needs) if any(needs) else 1.0
+    widths = [max(need, floor) for need in needs]
+    left, right, wspace = 0.62, 0.12, 0.42
+    room = (12.5 - left - right - wspace * (len(widths) - 1)) / sum(widths)
+    sizes = [8 if need <= room * width else 7 for need, width in zip(needs, widths)]  # smaller where crowded
+    axes = fig.subplots(len(METRICS), len(DIMENSIONS), squeeze=False, gridspec_kw={"width_ratios": widths})
+    _place(fig, left=left, right=right, top=0.62, bottom=1.0, wspace=wspace, hspace=0.78)
+    metric_keys = [m for m, _ in METRICS]
+    for col, ((dim, dim_label), (per_run, labels, ticklabels)) in enumerate(zip(DIMENSIONS, columns)):
         x_of = {g: i for i, g in enumerate(labels)}
-        metric_keys = [m for m, _ in METRICS]
         values = _group_values(rows, per_run, metric_keys, n_boot=n_boot, seed=seed)
         for row_i, (metric, metric_label) in enumerate(METRICS):
             ax = axes[row_i][col]
             if not [g for g in labels if g != "unknown"]:
-                ax.text(
-                    0.5,
-                    0.5,
-                    f"no case has meta.{dim}",
-                    ha="center",
-                    va="center",
-                    transform=ax.transAxes,
-                    fontsize=9,
-                    color="#555555",
-                )
+                ax.text(0.5, 0.5, f"no case has meta.{dim}", ha="center", va="center", transform=ax.transAxes,
+                        fontsize=9, color="#555555")
             for k, (sr, run_values) in enumerate(zip(runs, values)):
-                pts = run_values[metric]
-                offset = (k - (n - 1) / 2) * min(0.08, 0.5 / max(n, 1))
-                xs = np.array([x_of[p.group] for p in pts], dtype=float) + offset
-                ys = np.array([np.nan if p.value is None else 100 * p.value for p in pts])
-                lo = np.array([0 if p.ci is None or p.value is None else 100 * (p.value - p.ci[0]) for p in pts])
-                hi = np.array([0 if p.ci is None or p.value is None else 100 * (p.ci[1] - p.value) for p in pts])
-                categorical = dim == "noise_content"
+                xs, ys, lo, hi = _series(run_values[metric], x_of, k, n)
                 ax.errorbar(
                     xs,
                     ys,
                     yerr=[lo, hi],
                     color=COLORS[k % len(COLORS)],
                     marker=MARKERS[k % len(MARKERS)],
-                    linestyle="none" if categorical else LINESTYLES[k % len(LINESTYLES)],
+                    linestyle="none" if dim == "noise_content" else LINESTYLES[k % len(LINESTYLES)],
                     linewidth=1.4,
                     markersize=6,
                     capsize=3,
@@ -142,11 +160,9 @@ def robustness_plot(
                     label=sr.label,
                     markerfacecolor="white" if k % 2 else COLORS[k % len(COLORS)],
                 )
-            ax.set_xticks(range(len(labels)))
-            counts = {g: len(idx) for g, idx in per_run[0].items()} if one_dataset else {}
-            ax.set_xticklabels(
-                [g.replace("_", " ") + (f"\n(n={counts[g]})" if g in counts else "") for g in labels], fontsize=8
-            )
+            ax.set_xticks(range(len(labels)), ticklabels, fontsize=sizes[col])
+            ax.set_xlim(-0.5, len(labels) - 0.5)
+            ax.set_yticks(YTICKS)
             ax.set_ylim(-5, 105)
             ax.grid(axis="y", color="#dddddd", linewidth=0.6)
             ax.set_axisbelow(True)
@@ -156,11 +172,30 @@ def robustness_plot(
                 ax.set_ylabel(f"{metric_label} (%)")
             ax.set_title(f"{metric_label} by {dim_label}", fontsize=10, y=TITLE_Y)
     handles, names = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, names, loc="outside lower center", ncols=min(len(names), 6), frameon=False)
+    fig.legend(handles, names, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncols=min(max(len(names), 1), 6),
+               frameon=False)
     fig.suptitle(
-        "Robustness: single-step recall and precision by case difficulty (95% bootstrap intervals)", fontsize=11
+        "Robustness: single-step recall and precision by case difficulty (95% bootstrap intervals)", fontsize=11,
+        y=1 - 0.08 / 6.8, va="top",
     )
-    return _save(fig, out_base)
+    return fig
+
+
+YTICKS = (0, 20, 40, 60, 80, 100)
+
+
+def _series(
+    points: Sequence[GroupValue], x_of: dict[str, int], k: int, n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where run ``k`` of ``n`` draws a metric's groups: x (the group's tick, shifted so that the
+    runs stand side by side), the value in percent (nan without one) and the interval's distances
+    below and above it (0 without one)."""
+    offset = (k - (n - 1) / 2) * min(0.08, 0.5 / max(n, 1))
+    xs = np.array([x_of[p.group] for p in points], dtype=float) + offset
+    ys = np.array([np.nan if p.value is None else 100 * p.value for p in points])
+    lo = np.array([0 if p.ci is None or p.value is None else 100 * (p.value - p.ci[0]) for p in points])
+    hi = np.array([0 if p.ci is None or p.value is None else 100 * (p.ci[1] - p.value) for p in points])
+    return xs, ys, lo, hi
 
 
 def _group_values(
@@ -182,52 +217,55 @@ def _group_values(
 def error_plot(labels: Sequence[str], summaries: Sequence[ErrorSummary], out_base: Path) -> list[Path]:
     """Share of each error category per run (horizontal bars, counts at the bar ends), like figure 5.
     Runs without any error are named in the title instead of drawn."""
+    with _drawing():
+        return _save(error_figure(labels, summaries), out_base)
+
+
+def error_figure(labels: Sequence[str], summaries: Sequence[ErrorSummary]):
+    """The figure :func:`error_plot` saves: one bar collection per run drawn (the bars' widths its
+    shares in percent, category by category from the top), a count beside each bar that has one."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.patches import Rectangle
+
     cats = [c for c in categories() if any(s.counts[c.key] for s in summaries)]
     shown = [(lab, s) for lab, s in zip(labels, summaries) if s.total]
-    fig = _figure(8.0, 1.0 + 0.3 * max(len(cats), 1) * max(1.0, 0.6 * len(shown)))
+    height_in = 1.0 + 0.3 * max(len(cats), 1) * max(1.0, 0.6 * len(shown))
+    fig = _figure(8.0, height_in)
     ax = fig.subplots()
     if not shown:
         ax.text(0.5, 0.5, "no errors in any run", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
-        return _save(fig, out_base)
+        return fig
+    cat_labels = [c.label for c in cats]
+    _place(fig, left=_text_width(fig, cat_labels, 9) + 0.2, right=0.45, top=0.4, bottom=0.85)
     height = 0.8 / len(shown)
     ys = np.arange(len(cats))
     top = 0.0
+    handles = []
     for k, (lab, s) in enumerate(shown):
         shares = np.array([100 * s.counts[c.key] / s.total for c in cats])
         top = max(top, float(shares.max()))
-        pos = ys - 0.4 + height * (k + 0.5)
-        bars = ax.barh(
-            pos,
-            shares,
-            height=height * 0.92,
-            color=COLORS[k % len(COLORS)],
-            alpha=0.85,
-            hatch=HATCHES[k % len(HATCHES)],
-            edgecolor="black",
-            linewidth=0.6,
-            label=f"{lab} ({s.total} errors)",
-        )
-        for bar, c in zip(bars, cats):
+        y0 = ys - 0.4 + height * (k + 0.5) - height * 0.46
+        y1 = y0 + height * 0.92
+        style = {"facecolor": COLORS[k % len(COLORS)], "alpha": 0.85, "hatch": HATCHES[k % len(HATCHES)],
+                 "edgecolor": "black", "linewidth": 0.6}
+        boxes = [((0, a), (w, a), (w, b), (0, b)) for w, a, b in zip(shares, y0, y1)]
+        ax.add_collection(PolyCollection(boxes, label=f"{lab} ({s.total} errors)", **style), autolim=False)
+        handles.append(Rectangle((0, 0), 1, 1, label=f"{lab} ({s.total} errors)", **style))
+        for w, a, b, c in zip(shares, y0, y1, cats):
             if s.counts[c.key]:
-                ax.text(
-                    bar.get_width() + 0.6,
-                    bar.get_y() + bar.get_height() / 2,
-                    str(s.counts[c.key]),
-                    va="center",
-                    fontsize=7,
-                )
-    ax.set_yticks(ys)
-    ax.set_yticklabels([c.label for c in cats], fontsize=9)
-    ax.invert_yaxis()
+                ax.text(w + 0.6, (a + b) / 2, str(s.counts[c.key]), va="center", fontsize=7)
+    ax.set_yticks(ys, cat_labels, fontsize=9)
+    ax.set_ylim(len(cats) - 0.5, -0.5)  # the first category on top
     ax.set_xlim(0, min(100.0, top * 1.15 + 5))
     ax.set_xlabel("share of the run's errors (%)")
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     ax.set_axisbelow(True)
-    fig.legend(loc="outside lower center", ncols=min(len(shown), 4), fontsize=8, frameon=False)
+    fig.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncols=min(len(shown), 4), fontsize=8,
+               frameon=False)
     clean = [lab for lab, s in zip(labels, summaries) if not s.total]
     title = "Error distribution (single-step, repeat 0)"
     if clean:
         title += f" — no errors: {', '.join(clean)}"
     ax.set_title(title, fontsize=10, y=TITLE_Y)
-    return _save(fig, out_base)
+    return fig
