@@ -21,6 +21,11 @@ from proevent.report.error_summary import summarize_errors  # noqa: E402
 N_BOOT = 60
 
 
+def texts(ax, name: str) -> list[str]:
+    """The texts an axes draws as ``name`` (``xtick``, ``ytick``, ``xlabel``, ``ylabel``; see ``plots._ticks``)."""
+    return [t.get_text() for t in ax.texts if t.get_label() == f"_{name}"]
+
+
 @pytest.fixture(scope="module")
 def runs():
     return load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=N_BOOT)
@@ -41,10 +46,10 @@ def test_robustness_figure_plots_each_groups_value_and_interval(runs):
         for row, (metric, metric_label) in enumerate(plots.METRICS):
             ax = axes[row][col]
             assert ax.get_title() == f"{metric_label} by {dim_label}"
-            assert [t.get_text() for t in ax.get_xticklabels()] == [
-                f"{g.replace('_', ' ')}\n(n={len(groups[g])})" for g in labels]
-            assert ax.get_xlabel() == (dim_label if row == len(plots.METRICS) - 1 else "")
-            assert ax.get_ylabel() == (f"{metric_label} (%)" if col == 0 else "")
+            assert texts(ax, "xtick") == [f"{g.replace('_', ' ')}\n(n={len(groups[g])})" for g in labels]
+            assert texts(ax, "ytick") == ["0", "20", "40", "60", "80", "100"]
+            assert texts(ax, "xlabel") == ([dim_label] if row == len(plots.METRICS) - 1 else [])
+            assert texts(ax, "ylabel") == ([f"{metric_label} (%)"] if col == 0 else [])
             assert len(ax.containers) == len(runs)
             for k, (sr, container) in enumerate(zip(runs, ax.containers)):
                 points = group_values_of(sr.result.rows, groups, [metric], n_boot=N_BOOT, seed=2)[metric]
@@ -78,13 +83,15 @@ def test_error_figure_plots_each_runs_shares_and_counts(runs, summaries):
     shown = [(lab, s) for lab, s in zip(labels, summaries) if s.total]
     clean = [lab for lab, s in zip(labels, summaries) if not s.total]
     assert cats and shown and clean == ["perfect"]
-    assert [t.get_text() for t in ax.get_yticklabels()] == [c.label for c in cats]
+    assert texts(ax, "ytick") == [c.label for c in cats]
     assert ax.get_title() == f"Error distribution (single-step, repeat 0) — no errors: {', '.join(clean)}"
-    assert ax.get_xlabel() == "share of the run's errors (%)"
+    assert texts(ax, "xlabel") == ["share of the run's errors (%)"]
+    assert texts(ax, "xtick")[0] == "0" and float(texts(ax, "xtick")[-1]) <= ax.get_xlim()[1]
     assert ax.yaxis_inverted()  # the first category on top
-    assert len(ax.collections) == len(shown)
-    texts = [(t.get_position(), t.get_text()) for t in ax.texts]
-    for (lab, s), bars in zip(shown, ax.collections):
+    bar_sets = [c for c in ax.collections if not c.get_label().startswith("_")]  # not the grid
+    assert len(bar_sets) == len(shown)
+    counts = [(t.get_position(), t.get_text()) for t in ax.texts if not t.get_label().startswith("_")]
+    for (lab, s), bars in zip(shown, bar_sets):
         assert bars.get_label() == f"{lab} ({s.total} errors)"
         widths = [path.vertices[:, 0].max() - path.vertices[:, 0].min() for path in bars.get_paths()]
         np.testing.assert_allclose(widths, [100 * s.counts[c.key] / s.total for c in cats])
@@ -92,7 +99,7 @@ def test_error_figure_plots_each_runs_shares_and_counts(runs, summaries):
             y = (path.vertices[:, 1].min() + path.vertices[:, 1].max()) / 2
             assert round(y) == cats.index(c)  # each bar within its category's row
             if s.counts[c.key]:
-                assert any(text == str(s.counts[c.key]) and abs(pos[1] - y) < 1e-9 for pos, text in texts)
+                assert any(text == str(s.counts[c.key]) and abs(pos[1] - y) < 1e-9 for pos, text in counts)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == [f"{lab} ({s.total} errors)" for lab, s in shown]
 
 

@@ -160,16 +160,12 @@ def robustness_figure(runs: Sequence[ScoredRun], rows: Sequence[CaseRows], *, n_
                     label=sr.label,
                     markerfacecolor="white" if k % 2 else COLORS[k % len(COLORS)],
                 )
-            ax.set_xticks(range(len(labels)), ticklabels, fontsize=sizes[col])
             ax.set_xlim(-0.5, len(labels) - 0.5)
-            ax.set_yticks(YTICKS)
             ax.set_ylim(-5, 105)
-            ax.grid(axis="y", color="#dddddd", linewidth=0.6)
-            ax.set_axisbelow(True)
-            if row_i == len(METRICS) - 1:
-                ax.set_xlabel(dim_label)
-            if col == 0:
-                ax.set_ylabel(f"{metric_label} (%)")
+            _ticks(ax, "x", range(len(labels)), ticklabels, size=sizes[col],
+                   label=dim_label if row_i == len(METRICS) - 1 else None)
+            _ticks(ax, "y", YTICKS, [str(y) for y in YTICKS], size=10,
+                   label=f"{metric_label} (%)" if col == 0 else None, grid=True)
             ax.set_title(f"{metric_label} by {dim_label}", fontsize=10, y=TITLE_Y)
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, names, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncols=min(max(len(names), 1), 6),
@@ -182,6 +178,55 @@ def robustness_figure(runs: Sequence[ScoredRun], rows: Sequence[CaseRows], *, n_
 
 
 YTICKS = (0, 20, 40, 60, 80, 100)
+
+
+TICK = 3.5
+"""Tick length and the gap between a tick and its label, in points (matplotlib's defaults)."""
+LABELPAD = 4.0
+"""The gap between the tick labels and the axis label, in points (matplotlib's default)."""
+
+
+def _ticks(ax, which: str, positions: Sequence[float], labels: Sequence[str], *, size: float,
+           label: str | None = None, grid: bool = False) -> None:
+    """Ticks, their labels, the axis label and the grid of one axis drawn as a few plain artists
+    (one line of tick marks, one text per label, one collection of grid lines), as matplotlib's
+    axis draws them with its defaults, in place of the axis itself: the axis object would make
+    five artists a tick and measure every label again at each draw. The texts carry matplotlib's
+    names as their ``label`` property (``xtick``, ``xlabel``...) for whoever reads them back."""
+    from matplotlib.lines import TICKDOWN, TICKLEFT, Line2D
+    from matplotlib.transforms import ScaledTranslation
+
+    fig = ax.get_figure()
+    pos = list(positions)
+    x = which == "x"
+    (ax.xaxis if x else ax.yaxis).set_visible(False)
+    along = ax.get_xaxis_transform() if x else ax.get_yaxis_transform()  # data along the axis, axes across
+    zeros = [0.0] * len(pos)
+    ax.add_line(Line2D(pos if x else zeros, zeros if x else pos, transform=along, linestyle="none",
+                       marker=TICKDOWN if x else TICKLEFT, markersize=TICK, markeredgewidth=0.8, color="black",
+                       clip_on=False, label="_ticks"))
+    gap = 2 * TICK / 72
+    shift = ScaledTranslation(0, -gap, fig.dpi_scale_trans) if x else ScaledTranslation(-gap, 0, fig.dpi_scale_trans)
+    texts = [ax.text(p if x else 0, 0 if x else p, t, transform=along + shift, fontsize=size, clip_on=False,
+                     ha="center" if x else "right", va="top" if x else "center_baseline", label=f"_{which}tick")
+             for p, t in zip(pos, labels)]
+    if grid:
+        ends = {"xmin": 0, "xmax": 1} if not x else {"ymin": 0, "ymax": 1}
+        lines = (ax.vlines if x else ax.hlines)(pos, **ends, transform=along, colors="#dddddd", linewidth=0.6,
+                                                zorder=0.5, label="_grid")
+        lines.set_clip_on(True)
+    if label is None:
+        return
+    renderer = fig.canvas.get_renderer()
+    extent = max((t.get_window_extent(renderer) for t in texts), key=lambda b: b.height if x else b.width,
+                 default=None)
+    depth = (0 if extent is None else (extent.height if x else extent.width) * 72 / fig.dpi) + 2 * TICK + LABELPAD
+    if x:
+        ax.text(0.5, 0, label, transform=ax.transAxes + ScaledTranslation(0, -depth / 72, fig.dpi_scale_trans),
+                ha="center", va="top", fontsize=10, label="_xlabel")
+    else:
+        ax.text(0, 0.5, label, transform=ax.transAxes + ScaledTranslation(-depth / 72, 0, fig.dpi_scale_trans),
+                ha="center", va="bottom", rotation="vertical", rotation_mode="anchor", fontsize=10, label="_ylabel")
 
 
 def _series(
@@ -226,6 +271,7 @@ def error_figure(labels: Sequence[str], summaries: Sequence[ErrorSummary]):
     shares in percent, category by category from the top), a count beside each bar that has one."""
     from matplotlib.collections import PolyCollection
     from matplotlib.patches import Rectangle
+    from matplotlib.ticker import MaxNLocator
 
     cats = [c for c in categories() if any(s.counts[c.key] for s in summaries)]
     shown = [(lab, s) for lab, s in zip(labels, summaries) if s.total]
@@ -255,12 +301,12 @@ def error_figure(labels: Sequence[str], summaries: Sequence[ErrorSummary]):
         for w, a, b, c in zip(shares, y0, y1, cats):
             if s.counts[c.key]:
                 ax.text(w + 0.6, (a + b) / 2, str(s.counts[c.key]), va="center", fontsize=7)
-    ax.set_yticks(ys, cat_labels, fontsize=9)
     ax.set_ylim(len(cats) - 0.5, -0.5)  # the first category on top
-    ax.set_xlim(0, min(100.0, top * 1.15 + 5))
-    ax.set_xlabel("share of the run's errors (%)")
-    ax.grid(axis="x", color="#dddddd", linewidth=0.6)
-    ax.set_axisbelow(True)
+    xmax = min(100.0, top * 1.15 + 5)
+    ax.set_xlim(0, xmax)
+    xticks = [x for x in MaxNLocator(nbins=9, steps=[1, 2, 2.5, 5, 10]).tick_values(0, xmax) if 0 <= x <= xmax]
+    _ticks(ax, "y", ys, cat_labels, size=9)
+    _ticks(ax, "x", xticks, [f"{x:g}" for x in xticks], size=10, label="share of the run's errors (%)", grid=True)
     fig.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncols=min(len(shown), 4), fontsize=8,
                frameon=False)
     clean = [lab for lab, s in zip(labels, summaries) if not s.total]
