@@ -229,6 +229,11 @@ class PredictionWriter:
             start = os.fstat(self._fd).st_size
         except OSError as exc:
             raise RunWriteError(os_error_text(self.path, exc)) from None
+        self._append(data, start)
+
+    def _append(self, data: bytes, start: int) -> None:
+        """Write ``data`` at the end of the file (``start`` bytes long), fsynced if asked; on a short
+        write or an ``OSError`` cut the file back to ``start`` and raise :class:`RunWriteError`."""
         try:
             _write_all(self._fd, data)
             if self._fsync:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from proevent import __version__
 from proevent.io import PREDICTIONS_FILE, RUN_FILE, PredictionWriter, load_run, write_run_manifest
-from proevent.io.run import Key, RunWriteError, _write_all, line_bytes, os_error_text
+from proevent.io.run import Key, RunWriteError, line_bytes, os_error_text
 from proevent.model import DatasetRef, PredictionLine, PromptRecord, RunManifest
 from proevent.runner.config import RunConfig, config_hash, public_config, run_identity
 
@@ -74,16 +74,7 @@ class _Appender(PredictionWriter):
 
     def write_bytes(self, data: bytes) -> None:
         """Append ``data``, whole lines (see :meth:`PredictionWriter.write`)."""
-        try:
-            _write_all(self._fd, data)
-            if self._fsync:
-                os.fsync(self._fd)
-        except OSError as exc:
-            try:
-                os.ftruncate(self._fd, self._size)
-            except OSError:
-                pass  # the torn tail is cut when the file is opened next
-            raise RunWriteError(os_error_text(self.path, exc)) from None
+        self._append(data, self._size)
         self._size += len(data)
 
 
