@@ -477,27 +477,10 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
         readings.append((parse(room_named(a)), parse(room_named(b))))
     if (xa is not pa or xb is not pb) and (rooms or not any(_labelled(w) for w in xa.flat + xb.flat)):
         readings.append((xa, xb))
-    ca, cb = _city_apart(pa, pb), _city_apart(pb, pa)
-    if ca is not pa or cb is not pb:
-        readings.append((ca, cb))
-    sa, sb = split_as(pa, pb), split_as(pb, pa)
-    if sa is not pa or sb is not pb:
-        readings.append((sa, sb))
-    ha, hb = _at_address(pa, pb), _at_address(pb, pa)
-    if ha is not pa or hb is not pb:
-        readings.append((ha, hb))
-    ua, ub = unbuilt(pa, pb), unbuilt(pb, pa)
-    if ua is not pa or ub is not pb:
-        readings.append((ua, ub))
-    na, nb = _branch_apart(pa) if len(pb.parts) > 1 else pa, _branch_apart(pb) if len(pa.parts) > 1 else pb
-    if na is not pa or nb is not pb:
-        readings.append((na, nb))
-    ia, ib = initials_apart(pa, pb, _acronym), initials_apart(pb, pa, _acronym)  # "Van Nuys DMV"
-    if ia is not pa or ib is not pb:
-        readings.append((ia, ib))
-    ta, tb = street_tail(pa, pb, _qualifier_match), street_tail(pb, pa, _qualifier_match)  # "maccies union st"
-    if ta is not pa or tb is not pb:
-        readings.append((ta, tb))
+    for other_reading in _OTHER_READINGS:  # each side read against the other, kept where one changes
+        ra, rb = other_reading(pa, pb), other_reading(pb, pa)
+        if ra is not pa or rb is not pb:
+            readings.append((ra, rb))
     for ra, rb in readings:
         if _decide(ra, rb, cues):
             return True
@@ -567,6 +550,19 @@ def _known_apart(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
     """Both heads name known places, and no place of one is one of the other's."""
     known_a, known_b = _tokens(_tag(pa, cues)), _tokens(_tag(pb, cues))
     return bool(known_a and known_b) and not any(tokens_match(x, y) for x in known_a for y in known_b)
+
+
+def _branch_of(parsed: Parsed, other: Parsed) -> Parsed:
+    """:func:`_branch_apart` of ``parsed`` where ``other`` has a qualifier to meet it."""
+    return _branch_apart(parsed) if len(other.parts) > 1 else parsed
+
+
+def _initials(parsed: Parsed, other: Parsed) -> Parsed:
+    return initials_apart(parsed, other, _acronym)  # "Van Nuys DMV"
+
+
+def _street_tail(parsed: Parsed, other: Parsed) -> Parsed:
+    return street_tail(parsed, other, _qualifier_match)  # "maccies union st"
 
 
 def _at_address(parsed: Parsed, other: Parsed) -> Parsed:
@@ -760,3 +756,9 @@ def _description(context: Any) -> str:
         if isinstance(text, str):
             texts.append(text)
     return " ".join(texts)
+
+
+_OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail)
+"""The other readings :func:`same_place` asks, in order: a city told apart, a head split as the other
+side's, a home at its address, a building named without its word, a branch apart, initials with a
+place, a street ending a head."""
