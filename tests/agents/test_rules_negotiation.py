@@ -604,3 +604,33 @@ def test_another_days_plan_reads_its_bare_hours_alone_and_i_can_volunteers():
                members=members, kind="group", name="parents", timetable=(committee,))
     assert [(op["event"]["start"], op["event"]["end"], sorted(op["event"]["participants"])) for op in ops] == [
         ("2026-03-13T09:00", "2026-03-13T11:00", sorted(members))]
+
+
+# -- issue 16, fourth round: an event named as another plan's time; the service where an event is held
+def test_an_event_named_only_as_another_plans_time_is_not_the_one_changed():
+    workshop = make_event("e1", start="2026-03-12T13:00", end="2026-03-12T17:00", location="the studio",
+                          participants=[USER, "Bob Ray", "Cy Hunt"], description="Design workshop")
+    ops = _act([("09:00", "Bob Ray", "lunch before the workshop thu? 12 at nandos?"), ("09:10", USER, "ok 12")],
+               timetable=(workshop,))
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-12T12:00", "end": None, "location": "nandos",
+                                              "participants": [USER, "Bob Ray"], "description": "Lunch"}}]
+    # "after": the plan starts when the named event ends
+    ops = _act([("09:00", "Bob Ray", "drinks thu after the workshop?"), ("09:10", USER, "deal")],
+               timetable=(workshop,))
+    assert [(op["op"], op["event"]["start"]) for op in ops] == [("insert", "2026-03-12T17:00")]
+    # the event's own words outside "before/after" still name it: a change of the workshop
+    ops = _act([("09:00", "Bob Ray", "the workshop thu: can we start at 2, lunch before it runs long"),
+                ("09:10", USER, "ok 2")], timetable=(workshop,))
+    # ("start at": the end stays)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T14:00"}]
+
+
+def test_a_services_confirmation_on_the_day_moves_the_event_held_there():
+    cut = make_event("e1", start="2026-03-10T18:30", end=None, location="Snip Studio", participants=[USER],
+                     description="Haircut")
+    gym = make_event("e2", start="2026-03-10T08:00", end=None, location="the gym", participants=[USER],
+                     description="Gym")
+    ops = _act([("09:00", "Snip Studio", "Hi Ann, Burak is off on Tuesday. Could we move you to Tue 17:00?"),
+                ("09:30", USER, "tue 5 is fine"), ("09:40", "Snip Studio", "Booked ✂️ Tue 17:00. See you!")],
+               members=(USER, "Snip Studio"), name="Snip Studio", timetable=(gym, cut))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-10T17:00"}]

@@ -61,6 +61,7 @@ from proevent.agents.rules.state import (
     Work,
     at_time,
     clock_of,
+    content_words,
     day_of,
     message_key,
     plus_minutes,
@@ -103,6 +104,32 @@ def _marks(f: Features) -> tuple[re.Match[str] | None, bool]:
     after = _RE_AFTER.search(text) if "after" in text else None  # each pattern needs its words
     where = ("where" in text or "place" in text or "spot" in text) and _RE_WHERE.search(text) is not None
     return after, where
+
+
+def _at_service(slot: Slot, chat: Chat) -> bool:
+    """The event is held at the service the chat is with ("Haircut" at "Snip Happens" in the chat
+    with Snip Happens): the service's confirmation on its day is about that event."""
+    return bool(slot.location) and not content_words(slot.location or "").isdisjoint(content_words(chat.name))
+
+
+_RE_AFTER_ANY = re.compile(r"(?<![\w'])after(?![\w'])")
+_RE_ANCHOR = re.compile(r"(?<![\w'])(?:before|after)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+)?([a-z][\w']+)")
+
+
+def _anchor_only(f: Features, slot: Slot, cues: Cues) -> bool:
+    """The event is named only as the time of another plan ("lunch before the workshop?", "beers
+    after your haircut"): its words stand right after "before"/"after" and nowhere else, and the
+    message names an activity of its own that the event's description does not."""
+    if "before" not in f.folded and "after" not in f.folded:
+        return False
+    own = content_words(slot.description)
+    anchors = [m for m in _RE_ANCHOR.finditer(f.folded) if not content_words(m.group(1)).isdisjoint(own)]
+    if not anchors:
+        return False
+    rest = "".join(f.folded[a:b] for a, b in zip([0, *(m.end() for m in anchors)],
+                                                   [*(m.start() for m in anchors), len(f.folded)], strict=True))
+    activity = activity_of(rest, cues)
+    return activity is not None and content_words(rest).isdisjoint(own) and activity[:4] not in fold(slot.description)
 
 
 _RE_BOOKED_LEAD = re.compile(r"(?:booked|confirmed|reserved|done|all done|you're booked|you are booked|"
@@ -214,8 +241,12 @@ class RulesAgent:
         about, named = self._link(f, chat, user, work, state)
         after, asks_where = _marks(f)
         before_it = after_slot(after, f, work) if after else None
-        if before_it is not None and about == before_it.id:
-            about, named = None, False  # "straight after yoga": yoga is the reference, not the subject
+        if about is not None and before_it is None and _anchor_only(f, work.slots[about], self.cues) and (
+                _RE_AFTER_ANY.search(f.folded)):
+            after, before_it = _RE_AFTER_ANY.search(f.folded), work.slots[about]  # "beers after your haircut"
+        if before_it is not None and about == before_it.id or about is not None and _anchor_only(
+                f, work.slots[about], self.cues):
+            about, named = None, False  # "straight after yoga", "lunch before the workshop": a reference
         if about is not None:
             state.focus = about
         subject = work.slots.get(about or state.focus or "") if (about or state.focus) else None
@@ -501,8 +532,11 @@ class RulesAgent:
             return
         if service:
             focus = work.slots.get(state.focus or "")
-            same_day = [s for s in work.live() if v.day is not None and day_of(s.start) == v.day and (
-                clock_of(s.start) is None or clock_of(s.start) == v.clock or s is focus) and user in s.participants]
+            on_day = [s for s in work.live() if v.day is not None and day_of(s.start) == v.day and (
+                user in s.participants)]
+            held_there = [s for s in on_day if _at_service(s, chat)]
+            same_day = [s for s in on_day if clock_of(s.start) == v.clock] or (
+                held_there if len(held_there) == 1 else [s for s in on_day if clock_of(s.start) is None or s is focus])
             # (the chat's own event on that day at another time: the service moved it, "table for 4 at 11:45")
             if same_day:
                 apply_values(same_day[0], v)
