@@ -634,3 +634,13 @@ def test_a_services_confirmation_on_the_day_moves_the_event_held_there():
                 ("09:30", USER, "tue 5 is fine"), ("09:40", "Snip Studio", "Booked ✂️ Tue 17:00. See you!")],
                members=(USER, "Snip Studio"), name="Snip Studio", timetable=(gym, cut))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-10T17:00"}]
+
+
+def test_in_a_direct_chat_an_unnamed_event_is_the_one_of_the_two_of_them():
+    one_to_one = make_event("e1", start="2026-03-11T09:30", end=None, location=None, participants=[USER, "Bob Ray"],
+                            description="1:1 with Bob")
+    team = make_event("e2", start="2026-03-12T13:00", end=None, location="Room 2",
+                      participants=[USER, "Bob Ray", "Cy Hunt"], description="Team workshop")
+    ops = _act([("21:40", "Bob Ray", "hey, can we skip our 1:1 this week? drowning in the migration"),
+                ("21:52", USER, "sure, skip it 👍")], timetable=(one_to_one, team))
+    assert ops == [{"op": "delete", "id": "e1"}]

@@ -601,6 +601,8 @@ class RulesAgent:
             return None, False
         shared = [s for s in work.live() if not others.isdisjoint(s.participants) and (
             day_of(s.start) is None or day_of(s.start) >= today)]
+        if len(shared) > 1 and chat.type == "direct":
+            shared = [s for s in shared if set(s.participants) == set(chat.members)]  # the two of them: "our 1:1"
         if len(shared) == 1:
             state.focus = shared[0].id
         return None, False
