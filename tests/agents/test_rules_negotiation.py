@@ -644,3 +644,22 @@ def test_in_a_direct_chat_an_unnamed_event_is_the_one_of_the_two_of_them():
     ops = _act([("21:40", "Bob Ray", "hey, can we skip our 1:1 this week? drowning in the migration"),
                 ("21:52", USER, "sure, skip it 👍")], timetable=(one_to_one, team))
     assert ops == [{"op": "delete", "id": "e1"}]
+
+
+def test_drop_outs_a_work_shift_a_name_spoken_to_and_one_relayed_in_the_third_person():
+    members = (USER, "Bob Ray", "Cy Hunt", "Dee Moss")
+    party = make_event("e1", start="2026-03-14T20:00", end=None, location="Cobalt Lounge",
+                       participants=list(members), description="Cy's birthday drinks")
+    group = dict(members=members, kind="group", name="cy's bday", timetable=(party,))
+    # "a double shift" is the reason, not a change: Bob leaves the event
+    ops = _act([("11:00", "Bob Ray", "ugh cy so sorry, got called in for a double shift saturday. i'm out 😭")],
+               **group)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt", "Dee Moss"]}]
+    # "cy i'm so sorry ... not gonna make it": Cy is spoken to; the user drops out, so the event goes
+    ops = _act([("07:45", USER, "cy i'm so sorry, woke up with a fever. i'm not gonna make it tomorrow")],
+               **group)
+    assert ops == [{"op": "delete", "id": "e1"}]
+    # "she's out for saturday" said by Bob of Dee, in a chat Dee is not in
+    ops = _act([("13:00", "Bob Ray", "btw dee told me she twisted her ankle 😬 she's out for saturday")],
+               timetable=(party,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]

@@ -67,9 +67,13 @@ _RE_MISS = re.compile(r"(?<![\w'])(?:give|giving)\s+(?:\w+\s+){0,2}a\s+miss(?![\
 _RE_DIGIT = re.compile(r"\d")
 _RE_TOKEN = re.compile(r"[\w']+")
 _RE_CANT = re.compile(r"(?<![\w'])(?:can't|cant|cannot|can not)(?![\w'])")
-_RE_OUT_FOR = re.compile(r"(?:^|[,.;!?]\s*|(?<![\w'])(?:i'm|im|i am)\s+)out\s+(?:for|this|on|tonight|tomorrow|tmrw)"
+_RE_OUT_FOR = re.compile(r"(?:^|[,.;!?]\s*|(?<![\w'])(?:i'm|im|i am|she's|shes|he's|they're|theyre)\s+)out\s+"
+                         r"(?:for|this|on|tonight|tomorrow|tmrw)"
                          r"(?![\w'])")
 """A clause that opens with "out for sat" / "out for a few weeks", or "I'm out this week": a drop-out."""
+_RE_I_NEXT = re.compile(r"[,!]?\s+(?:i|i'm|im|i've|ive|i'll)(?![\w'])")
+"""A name that opens a message and is followed by "I": the one spoken to ("nell i'm so sorry"), not
+the one who drops out."""
 _RE_AFTER_MY = re.compile(r"(?<![\w'])after\s+my(?![\w'])")
 """'right after my dentist': the 'my' names the event the plan follows, not a reason."""
 _RE_USUAL = re.compile(r"(?<![\w'])(?:the\s+|our\s+)?usual\s+(?:spot|place|room|venue|table|court|pitch|cafe|café|"
@@ -525,7 +529,8 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
     named = _named_person(f, ctx)
     lead = f.folded.split(" ", 1)[0].strip(",.!")
     day = _clause_day(f, cues, hits)
-    if named is not None and fold(named.split()[0]) == lead or (
+    vocative = named is not None and fold(named.split()[0]) == lead and _RE_I_NEXT.match(f.folded, len(lead))
+    if named is not None and fold(named.split()[0]) == lead and not vocative or (
             named is not None and "self" not in f.hits):
         return Dropout(ctx.sender, person=named, day=day)  # "ama can't make sunday": relayed
     return Dropout(ctx.sender, person=ctx.sender, day=day)
