@@ -131,7 +131,8 @@ _DOMAINS = {"meet.jit.si": "jitsi", "jit.si": "jitsi", "meet.google.com": "googl
 """A meeting's web address, its path dropped, read as its platform's name ("meet.jit.si/abc" is Jitsi)."""
 _PRODUCT_WORDS = {"jitsi": "meet"}
 """A word a platform's product name carries ("Jitsi Meet" is Jitsi, not Google Meet)."""
-_GENERIC_ONLINE = frozenset({"online", "virtual", "video", "videocall", "remote", "web"})
+_GENERIC_ONLINE = frozenset({"online", "virtual", "video", "videocall", "remote", "web", "vid", "vidcall", "videochat"})
+"""Words that make a meeting online on no platform in particular, chat's "vid" for video among them."""
 _ONLINE_FILLER = frozenset({
     "call", "meeting", "chat", "voice", "huddle", "link", "invite", "id", "microsoft", "ms", "google", "cisco",
     "com", "us", "in", "on", "via", "conference", "channel", "server", "calendar", "app", "dial", "vc",

@@ -74,6 +74,7 @@ from proevent.evaluate.placeforms import (
     unnumbered,
     unworded,
 )
+from proevent.evaluate.placemeetings import titles_apart
 from proevent.evaluate.placeowners import owner_cues, resolved, unresolved
 from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazetteer_key: re-exported)
     _ACRONYM_SKIP,
@@ -116,7 +117,17 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     split_as,
 )
 from proevent.evaluate.placerooms import BUILDING_KINDS, codes, same_codes, street_address, unbuilt
-from proevent.evaluate.placeslips import cut_short, doubling, one_more, slip, sound_alike, transcribed, vowel_slip
+from proevent.evaluate.placeslips import (
+    cut_short,
+    doubling,
+    dropped,
+    glued,
+    one_more,
+    slip,
+    sound_alike,
+    transcribed,
+    vowel_slip,
+)
 
 _VOWELS = frozenset("aeiouy")
 _POSSESSIVE_END = re.compile(r"['’ʼ]s?$")
@@ -188,8 +199,10 @@ def words_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """The same bag of words up to typos (a greedy one-to-one pairing), or the same letters."""
     if "".join(a) == "".join(b):
         return True
-    if len(a) != len(b):
-        return False
+    if len(a) != len(b):  # two words written as one ("Hair Salon" / "Hairsalon")
+        long, short = (a, b) if len(a) > len(b) else (b, a)
+        joined = glued(long, short)
+        return joined is not None and len(joined) == len(short) and words_match(joined, short)
     pinned = _pinned(a, b)
     rest = list(b)
     left: list[str] = []
@@ -202,8 +215,13 @@ def words_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
             if left or len(a) < 2:
                 return False
             left.append(x)
-    # a big city's name cut short where every other word holds ("Uni Melb" / "University of Melbourne")
-    return not left or _city_cut(left[0], rest[0]) or _city_cut(rest[0], left[0])
+    # a big city's name cut short where every other word holds ("Uni Melb" / "University of Melbourne"), or a
+    # letter dropped inside a name whose first and last words hold, one distinctive ("Riverside Medial
+    # Practice"; not in the leading name, "Dalton Road Surgery", its last word, "Craft Brewey", or a place's name)
+    return not left or _city_cut(left[0], rest[0]) or _city_cut(rest[0], left[0]) or (
+        len(a) >= 3 and pinned and left[0] in a[1:-1] and rest[0] in b[1:-1] and dropped(left[0], rest[0])
+        and not gazetteer.is_place_name(left[0]) and not gazetteer.is_place_name(rest[0])
+        and not any(left[0].count(t) != rest[0].count(t) for t in _TOPONYM_PARTS))
 
 
 def _city_cut(x: str, y: str) -> bool:
@@ -317,8 +335,8 @@ def _extended(short: tuple[str, ...], long: tuple[str, ...], raw_long: str, raw_
         return False  # a chain's branch named after a place ("Gatwick Hilton")
     if len(short) >= 2 and _IMPLIED_KIND.get(short[-1]) == extra:  # "Greenwood Elementary" is a school
         return True
-    if _place_word(extra):
-        return True
+    if _place_word(extra):  # a kind alone is no place in particular ("the park" / "Parque del Retiro")
+        return not (len(short) == 1 and short[0] in _PLACE_KINDS)
     last_raw = raw_long.split()[-1] if raw_long.split() else ""
     distinctive = (len(short) >= 2 or len(short[0]) >= 7 or short[0][:1] == TOKEN) and not _chain(short)
     cased = last_raw[:1].isupper() or not any(c.isupper() for c in raw_long)  # all lower case tells nothing
@@ -463,6 +481,8 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     if ma is not None and mb is not None:
         return ma == mb  # "meet.google.com/xyz-..." is not "meet.google.com/qrs-...", but "Meet link xyz-..."
     pa, pb = parse(a), parse(b)
+    if titles_apart(a, b) and _online(pa.parts) is not None and _online(pb.parts) is not None:
+        return False  # "Teams – 'Weekly Ops'" is not "Teams – 'Monthly Ops Review'"
     if numbers_swapped(pa, pb):
         return False  # "Calle 45 #12-30" is not "Calle 12 #45-30"
     if cues and elsewhere_than_said(pa, pb, cues):

@@ -68,3 +68,24 @@ def cut_short(x: str, y: str) -> bool:
     "Rosemary", a word of its own, nor "Port" / "Portland")."""
     return len(x) >= 4 and len(y) >= len(x) + 3 and y.startswith(x) and x.isalpha() and x[-1] not in _VOWEL \
         and y[len(x)] in _VOWEL
+
+
+def glued(long: tuple[str, ...], short: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``long`` with neighbouring words written together where ``short`` writes them as one word of its own
+    ("Hair Salon Bella Vita" read against "Hairsalon Bela Vita" as "Hairsalon Bella Vita"; words of 2 letters
+    or more, letters only), as many times as ``long`` has words more; ``None`` when no such pair is found."""
+    out = list(long)
+    i = 0
+    while i < len(out) - 1 and len(out) > len(short):
+        x, y = out[i], out[i + 1]
+        if x.isalpha() and y.isalpha() and min(len(x), len(y)) >= 2 and x + y in short and x + y not in out:
+            out[i:i + 2] = [x + y]
+        else:
+            i += 1
+    return tuple(out) if len(out) < len(long) else None
+
+
+def dropped(x: str, y: str) -> bool:
+    """``y`` is ``x`` with one letter more or less, not the first, in a word of 6 letters or more ("Medial" /
+    "Medical"): a slip where the rest of a longer name holds."""
+    return min(len(x), len(y)) >= 6 and x.isalpha() and y.isalpha() and one_more(x, y)
