@@ -663,3 +663,12 @@ def test_drop_outs_a_work_shift_a_name_spoken_to_and_one_relayed_in_the_third_pe
     ops = _act([("13:00", "Bob Ray", "btw dee told me she twisted her ankle 😬 she's out for saturday")],
                timetable=(party,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]
+
+
+def test_the_speakers_own_commitment_is_not_the_activity_planned():
+    pickup = make_event("e1", start="2026-03-14T18:40", end=None, location="the airport",
+                        participants=[USER, "Bob Ray"],
+                        description="Pick up Bob at the airport")
+    ops = _act([("10:00", "Bob Ray", "ugh they changed my flight, now landing 21:15 😩 still ok??"),
+                ("10:20", USER, "no stress, 21:15 it is")], timetable=(pickup,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T21:15"}]

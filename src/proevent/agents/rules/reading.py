@@ -71,6 +71,8 @@ _RE_OUT_FOR = re.compile(r"(?:^|[,.;!?]\s*|(?<![\w'])(?:i'm|im|i am|she's|shes|h
                          r"(?:for|this|on|tonight|tomorrow|tmrw)"
                          r"(?![\w'])")
 """A clause that opens with "out for sat" / "out for a few weeks", or "I'm out this week": a drop-out."""
+_RE_MY_THING = re.compile(r"(?<![\w'])my\s+[\w']+(?:\s+[\w']+)?")
+"""'changed my flight', 'my 5pm meeting': the speaker's own commitment, not the activity planned."""
 _RE_I_NEXT = re.compile(r"[,!]?\s+(?:i|i'm|im|i've|ive|i'll)(?![\w'])")
 """A name that opens a message and is followed by "I": the one spoken to ("nell i'm so sorry"), not
 the one who drops out."""
@@ -589,7 +591,8 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
     fact = not asks and "change" in f.hits and "agree" not in f.hits and "decline" not in f.hits
     return Proposal(ctx.sender, values=v, change="change" in f.hits or bool(_RE_SAME.search(f.folded)),
                     fact=fact, agrees="agree" in f.hits and "decline" not in f.hits, asks=asks,
-                    activity=activity_of(f.folded, cues), text=f.text)
+                    activity=activity_of(_RE_MY_THING.sub(" ", f.folded) if "my" in f.tokens else f.folded, cues),
+                    text=f.text)
 
 
 def _reminder(f: Features, ctx: Context, cues: Cues) -> Move | None:
