@@ -672,3 +672,13 @@ def test_the_speakers_own_commitment_is_not_the_activity_planned():
     ops = _act([("10:00", "Bob Ray", "ugh they changed my flight, now landing 21:15 😩 still ok??"),
                 ("10:20", USER, "no stress, 21:15 it is")], timetable=(pickup,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T21:15"}]
+
+
+def test_an_event_named_in_the_reason_of_a_counter_proposal_is_not_the_one_planned():
+    haircut = make_event("e1", start="2026-03-10T18:30", end=None, location="Snip Studio", participants=[USER],
+                         description="Haircut")
+    # ("with my parents": who comes, not a reason, so "tue" is the plan's day)
+    ops = _act([("13:00", "Bob Ray", "dinner with my parents tue? 7:30"),
+                ("13:20", USER, "i have the haircut at 6:30, 8?"), ("13:25", "Bob Ray", "8 ok, i'll tell them")],
+               timetable=(haircut,))
+    assert [(op["op"], op["event"]["start"]) for op in ops] == [("insert", "2026-03-10T20:00")]

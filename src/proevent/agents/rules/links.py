@@ -33,7 +33,21 @@ def link_keys(f: Features) -> tuple[frozenset[str], frozenset[date], frozenset[t
     times = frozenset(t for c in f.reading.clocks if not in_reason(f, c.start) for t in c.times)
     parts = [p.hours for p in f.reading.parts if not in_reason(f, p.start)] or _part_words(f)
     owned = frozenset(d.best for d in f.reading.days if f.folded.startswith(("'s", "s "), d.end) and d.best in days)
-    return content_words(f.text), days, times, tuple(parts), f.reading.ref.date(), owned
+    return _said_words(f), days, times, tuple(parts), f.reading.ref.date(), owned
+
+
+def _said_words(f: Features) -> frozenset[str]:
+    """The content words of a message outside its reasons, when it says a time outside them too: in
+    "i have the haircut at 6:30, 8?" the haircut is why, the 8 is for the plan under discussion."""
+    reasons = [(a, b) for a, b, reason in f.clauses if reason]
+    if not reasons or not any(not in_reason(f, c.start) for c in f.reading.clocks):
+        return content_words(f.text)
+    kept, pos = [], 0
+    for a, b in reasons:
+        kept.append(f.folded[pos:a])  # (the clauses' offsets are the folded text's)
+        pos = b
+    kept.append(f.folded[pos:])
+    return content_words(" ".join(kept))
 
 
 @lru_cache(maxsize=1)
