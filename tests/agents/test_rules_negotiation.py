@@ -682,3 +682,17 @@ def test_an_event_named_in_the_reason_of_a_counter_proposal_is_not_the_one_plann
                 ("13:20", USER, "i have the haircut at 6:30, 8?"), ("13:25", "Bob Ray", "8 ok, i'll tell them")],
                timetable=(haircut,))
     assert [(op["op"], op["event"]["start"]) for op in ops] == [("insert", "2026-03-10T20:00")]
+
+
+def test_a_bare_weekday_said_of_the_event_a_week_ahead_is_the_events_day():
+    # sent on Monday 9 March; the drinks are on Friday 20 March, not the nearest Friday (the 13th)
+    drinks = make_event("e1", start="2026-03-20T18:00", end="2026-03-20T19:30", location="the tap",
+                        participants=[USER, "Bob Ray"], description="Drinks with Bob")
+    ops = _act([("11:55", USER, "hey can we do 5 instead of 6 on fri? theatre got moved to 7:30 that night"),
+                ("12:30", "Bob Ray", "5 works, ill sneak out early")], timetable=(drinks,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-20T17:00"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-20T18:30"}]
+    # "this fri" is the nearest Friday: a move
+    ops = _act([("11:55", USER, "can we do this fri at 6 instead?"), ("12:30", "Bob Ray", "sure")],
+               timetable=(drinks,))
+    assert ops[0] == {"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T18:00"}

@@ -43,7 +43,7 @@ from proevent.agents.rules.moves import (
     Values,
 )
 from proevent.agents.rules.places import call_place, find_place, mask, short_answer_place
-from proevent.timeexpr import Reading, read
+from proevent.timeexpr import DayMention, Reading, read, vocabulary
 
 _RE_CLAUSE = re.compile(r"[,.;!?\n]+|\s(?:but|so|because|cause|cos|coz|since|and then|though|tho)\s|\s[-–—]\s", re.I)
 _RE_SOFT_CANCEL = re.compile(r"(?<![\w'])(?:next time|another time|some other time|rain ?check)(?![\w'])")
@@ -219,6 +219,20 @@ def _only_we_have(f: Features, start: int, cues: Cues) -> bool:
     return False
 
 
+def _weekday_of(f: Features, day: DayMention, event_day: date) -> bool:
+    """A bare weekday ("fri", not "this fri" or "the 1st") said of an event on that weekday in the
+    week after the nearest one: the event's own day."""
+    ahead = (event_day - day.best).days
+    if ahead != 7 or _RE_THIS_NEXT.search(f.folded, max(0, day.start - 6), day.start):
+        return False
+    said = f.folded[day.start:day.end].strip(" .,")
+    v = vocabulary()
+    return said in v.weekdays or said in v.weekday_abbreviations
+
+
+_RE_THIS_NEXT = re.compile(r"(?:this|next|coming)\s+$")
+
+
 def values_of(f: Features, ctx: Context, cues: Cues) -> Values:
     """The event's day, time, end and place in the message (not those of a reason or a decline)."""
     return _values(f, ctx.usual, ctx.anchor, ctx.current_day, cues).copy()
@@ -245,6 +259,8 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
         days = [d for d in days if d.best != ctx.current_day] or days  # "our coffee on thu, could we do wed"
     if days:
         v.day = (corrected or days)[0].best
+        if not corrected and current_day is not None and _weekday_of(f, days[0], current_day):
+            v.day = current_day  # "5 instead of 6 on fri?" a week ahead: the discussed event's friday
     else:
         ranges = [x for x in r.ranges if not x.retracted and not in_reason(f, x.start)]
         parts = [p for p in r.parts if p.day is not None and not p.retracted and not in_reason(f, p.start)]
