@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from proevent.evaluate import gazetteer
+from proevent.evaluate.normalize import normalize_location
 from proevent.evaluate.placeparse import _BIND, _GENERIC, _STREET_TYPES, Parsed, _key
 
 _ADMIN_WORDS = frozenset({"ku", "gu", "shi"})
@@ -100,18 +101,19 @@ def numbers_swapped(pa: Parsed, pb: Parsed) -> bool:
 
 
 def initials_apart(parsed: Parsed, other: Parsed, acronym: Callable[[str, str], bool]) -> Parsed:
-    """A head that is a name's initials with a place before or after it, read as the initials with the place as a
-    qualifier, against a side whose head those initials spell ("Van Nuys DMV" / "Department of Motor Vehicles, Van
-    Nuys"; "YMCA Elm St", "TUM Garching"); ``parsed`` when not."""
+    """A head that is a name's initials with a place before or after it, read as the name the initials spell with
+    the place as a qualifier, against a side whose head those initials spell, its articles and "of" counted or not
+    ("Van Nuys DMV" / "Department of Motor Vehicles, Van Nuys"; "YMCA Elm St", "TUM Garching", "BOI Dame St" / "Bank
+    of Ireland, Dame Street"); ``parsed`` when not."""
     head, theirs = parsed.parts[0], other.parts[0]
     if len(head) < 2 or len(theirs) < 2:
         return parsed
-    spelled = " ".join(theirs)
+    spelled = (" ".join(theirs), normalize_location(other.raw_head))
     for initials, rest in (((head[0],), head[1:]), ((head[-1],), head[:-1])):
         word = initials[0]
         if word.isalpha() and 2 <= len(word) <= 5 and word not in _GENERIC and any(w not in _GENERIC for w in rest) \
-                and acronym(word, spelled):
-            parts = (initials, rest, *parsed.parts[1:])
+                and any(acronym(word, name) for name in spelled):
+            parts = (theirs, rest, *parsed.parts[1:])  # the initials written as the name they spell
             return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
     return parsed
 

@@ -74,10 +74,10 @@ from proevent.evaluate.placeforms import (
     unnumbered,
     unworded,
 )
+from proevent.evaluate.placeinitials import acronym as _acronym
 from proevent.evaluate.placemeetings import titles_apart
 from proevent.evaluate.placeowners import owner_cues, resolved, unresolved
 from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazetteer_key: re-exported)
-    _ACRONYM_SKIP,
     _BIND,
     _COMPASS,
     _DESCRIPTIVE,
@@ -240,29 +240,6 @@ def _in_order(a: Parsed, b: Parsed, wa: tuple[str, ...], wb: tuple[str, ...]) ->
     if a.free_order or b.free_order or len(wa) != len(wb) or any(w not in _GENERIC for w in wa + wb):
         return True
     return all(word_match(x, y) for x, y in zip(wa, wb))
-
-
-def _acronym(a: str, b: str) -> bool:
-    """``a`` is one word of 2-5 letters (or all one-letter words) spelling the initials of ``b``'s
-    words, with or without its articles ("MSG", "MoMA", "M&S"), or such a word followed by the
-    initial of ``b``'s last word or by ``b``'s last words themselves ("IIT-B", "IIT Bombay")."""
-    short_words, long_words = a.split(), b.split()
-    if len(short_words) == 1 and short_words[0].isalpha() and 2 <= len(short_words[0]) <= 5:
-        short = short_words[0]
-    elif len(short_words) > 1 and all(len(w) == 1 and w.isalpha() for w in short_words):
-        short = "".join(short_words)
-    elif len(short_words) >= 2 and short_words[0].isalpha() and 2 <= len(short_words[0]) <= 5 \
-            and short_words[0] not in _ACRONYM_SKIP:
-        rest = short_words[1:]  # "IIT-B", "IIT Bombay", "UC Berkeley": initials, then a letter or the last words
-        if len(rest) == 1 and len(rest[0]) == 1 and rest[0].isalpha():
-            return _acronym(short_words[0] + rest[0], b)
-        n = len(rest)
-        return len(long_words) > n + 1 and long_words[-n:] == rest and _acronym(short_words[0], " ".join(
-            long_words[:-n]))
-    else:
-        return False
-    content = [w for w in long_words if w not in _ACRONYM_SKIP]
-    return len(long_words) > 1 and short in {"".join(w[0] for w in long_words), "".join(w[0] for w in content)}
 
 
 def _qualifier_match(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
