@@ -696,3 +696,15 @@ def test_a_bare_weekday_said_of_the_event_a_week_ahead_is_the_events_day():
     ops = _act([("11:55", USER, "can we do this fri at 6 instead?"), ("12:30", "Bob Ray", "sure")],
                timetable=(drinks,))
     assert ops[0] == {"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T18:00"}
+
+
+def test_a_bare_i_cant_naming_the_events_own_day_is_a_drop_out_not_a_counter_proposal():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    run = make_event("e1", start="2026-03-15T14:00", end=None, location="the bridge", participants=list(members),
+                     description="Sunday long run")
+    said = "ah wait sunday afternoon i actually can't, got a shift at the café from 1. sorry!!"
+    ops = _act([("09:30", "Cy Hunt", said)], members=members, kind="group", name="runners", timetable=(run,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+    # another day with the "can't" is a counter-proposal: nothing settled yet
+    assert _act([("09:30", "Cy Hunt", "i can't sunday, actually saturday?")], members=members, kind="group",
+                name="runners", timetable=(run,)) == []

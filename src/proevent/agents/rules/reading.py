@@ -73,6 +73,9 @@ _RE_OUT_FOR = re.compile(r"(?:^|[,.;!?]\s*|(?<![\w'])(?:i'm|im|i am|she's|shes|h
 """A clause that opens with "out for sat" / "out for a few weeks", or "I'm out this week": a drop-out."""
 _RE_MY_THING = re.compile(r"(?<![\w'])my\s+[\w']+(?:\s+[\w']+)?")
 """'changed my flight', 'my 5pm meeting': the speaker's own commitment, not the activity planned."""
+_RE_I_CANT = re.compile(r"(?<![\w'])(?:i|i'm|im)\s+(?:actually\s+|really\s+|just\s+|now\s+)?(?:can't|cant|cannot)"
+                        r"(?:\s+(?:anymore|any more|after all))?\s*(?:[,.!;]|$)")
+"""'sunday afternoon i actually can't, got a shift': a drop-out said with nothing after the "can't"."""
 _RE_I_NEXT = re.compile(r"[,!]?\s+(?:i|i'm|im|i've|ive|i'll)(?![\w'])")
 """A name that opens a message and is followed by "I": the one spoken to ("nell i'm so sorry"), not
 the one who drops out."""
@@ -532,7 +535,8 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
     else:
         hits = f.hits
     said = "dropout" in hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded) or (
-        _RE_OUT_FOR.search(f.folded)) or "out" in f.tokens and _RE_SIT_OUT.search(f.folded)
+        _RE_OUT_FOR.search(f.folded)) or "out" in f.tokens and _RE_SIT_OUT.search(f.folded) or (
+        _RE_I_CANT.search(f.folded))
     if not said or "hedge" in f.hits and "dropout" not in hits:
         return None
     if "remind" in f.hits and _first(f, cues, "remind") < _first(f, cues, "dropout"):
@@ -543,8 +547,9 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return None
     v = values_of(f, ctx, cues)
     rest = _RE_CANT_ATTEND.sub(" ", cues.phrases["dropout"].sub(" ", f.folded))  # "make it" is no change here
-    if v.any() and ("ask" in f.hits or cues.has("change", rest)):
-        return None  # "can't do 7, 8?": a counter-proposal
+    own = v.day == ctx.current_day and v.clock in (None, ctx.anchor) and v.place is None and not v.end
+    if v.any() and not own and ("ask" in f.hits or cues.has("change", rest)):
+        return None  # "can't do 7, 8?": a counter-proposal (not "sunday afternoon i actually can't")
     named = _named_person(f, ctx)
     lead = f.folded.split(" ", 1)[0].strip(",.!")
     day = _clause_day(f, cues, hits)
