@@ -50,6 +50,13 @@ from proevent.evaluate.places import same_place
     ("Hospital Clínico San Carlos", "H.C. San Carlos", True),
     ("Hospital Clínico San Carlos", "H.U. San Carlos", False),
     ("Hospital Clínico San Carlos", "H.C. San Rafael", False),
+    # a word cut short with a full stop is the other side's word it begins
+    ("Oak Hill Comm. Ctr", "Oak Hill Community Centre", True),
+    ("Hillcrest Presb. Church", "Hillcrest Presbyterian Church", True),
+    ("Elm Park Gen. Store", "Elm Park General Store, Leeds", True),
+    ("Oak Hill Comm. Ctr", "Oak Hill Medical Centre", False),
+    ("Hillcrest Presb. Church", "Hillcrest Baptist Church", False),
+    ("Elm Park Gen. Store", "Elm Park Garden Store", False),
 ])
 def test_rules_after_the_tenth_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

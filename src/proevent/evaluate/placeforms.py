@@ -1,10 +1,11 @@
 """Short forms of addresses, towns and names for the ``places`` judge (:mod:`proevent.evaluate.places`): a street
 with or without its house number, a ward's or campus's word dropped, a town's longer official name, the numbers of
-an address in their order, a name's initials with a place after them, and a street written at the end of a name.
-Deciding stays in ``places``."""
+an address in their order, a name's initials with a place after them, a street written at the end of a name, and
+a word cut short with a full stop. Deciding stays in ``places``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -130,3 +131,28 @@ def street_tail(parsed: Parsed, other: Parsed, match: Callable[[tuple[str, ...],
             parts = (name, tail, *parsed.parts[1:])
             return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
     return parsed
+
+
+_STOPPED = re.compile(r"(?<![\w.])([^\W\d_]{3,})\.(?!\w)")
+"""A word of 3 letters or more written with a full stop after it: cut short ("Comm.", "Gen.")."""
+
+
+def stopped(parsed: Parsed, other: Parsed) -> Parsed:
+    """Words of a head cut short with a full stop ("Mt Pleasant Comm. Ctr") read as the one word of ``other``
+    that each begins, 2 letters or more longer ("Community"); words the fold tables write out ("St.", "Ave.")
+    and words with no such word there are left. ``parsed`` when none is read so."""
+    cut = {normalize_location(m.group(1)) for m in _STOPPED.finditer(parsed.raw_head)} & set(parsed.parts[0])
+    if not cut:
+        return parsed
+
+    def full(word: str) -> str:
+        if word not in cut:
+            return word
+        longer = {y for y in other.flat if y.isalpha() and len(y) >= len(word) + 2 and y.startswith(word)}
+        return longer.pop() if len(longer) == 1 and not longer & set(parsed.flat) else word
+
+    head = tuple(full(w) for w in parsed.parts[0])
+    if head == parsed.parts[0]:
+        return parsed
+    parts = (head, *parsed.parts[1:])
+    return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p))

@@ -69,6 +69,7 @@ from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, sai
 from proevent.evaluate.placeforms import (
     initials_apart,
     numbers_swapped,
+    stopped,
     street_tail,
     town_longer,
     unnumbered,
@@ -755,7 +756,7 @@ def _description(context: Any) -> str:
     return " ".join(texts)
 
 
-_OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail)
+_OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail, stopped)
 """The other readings :func:`same_place` asks, in order: a city told apart, a head split as the other
 side's, a home at its address, a building named without its word, a branch apart, initials with a
-place, a street ending a head."""
+place, a street ending a head, a word cut short with a full stop."""
