@@ -708,3 +708,14 @@ def test_a_bare_i_cant_naming_the_events_own_day_is_a_drop_out_not_a_counter_pro
     # another day with the "can't" is a counter-proposal: nothing settled yet
     assert _act([("09:30", "Cy Hunt", "i can't sunday, actually saturday?")], members=members, kind="group",
                 name="runners", timetable=(run,)) == []
+
+
+def test_a_day_said_of_someone_elses_errand_does_not_move_the_open_change():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    drinks = make_event("e1", start="2026-03-14T20:00", end=None, location="Lantern Room", participants=list(members),
+                        description="Cy's birthday drinks")
+    ops = _act([("22:15", "Bob Ray", "lantern room cancelled our booking?? it's at Cobalt Lounge now, same time"),
+                ("22:16", "Bob Ray", "she's posting it in the group tmrw"),
+                ("22:30", USER, "wait what. ok cobalt lounge")],
+               members=members, kind="group", name="drinks", timetable=(drinks,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "Cobalt Lounge"}]

@@ -138,6 +138,8 @@ _RE_BOOKED_LEAD = re.compile(r"(?:booked|confirmed|reserved|done|all done|you're
 _RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")
 
 
+_RE_THIRD_LEAD = re.compile(r"(?:he|she|they|he's|she's|they're|hes|shes|theyre|he'll|she'll|they'll)(?![\w'])")
+"""A message that opens by speaking of someone else ("she's posting it tmrw")."""
 _RE_THIRD = re.compile(r"(?<![\w'])(?:he|she|they|he's|she's|they're|hes|shes|theyre)(?![\w'])")
 
 
@@ -467,6 +469,9 @@ class RulesAgent:
             state.join_asked = None
             return
         draft = state.open
+        if draft is not None and values.day is not None and values.clock is None and values.place is None and not (
+                move.asks or move.agrees or move.change or move.activity) and _RE_THIRD_LEAD.match(fold(move.text)):
+            return  # "she's posting it in the group tmrw": someone's errand's day, not the plan's
         if draft is not None and (move.about is None or move.about == draft.key):
             if move.agrees and values.clock is not None and draft.values.clock is not None and (
                     values.clock < draft.values.clock and _RE_FROM.search(fold(move.text))):
