@@ -8,6 +8,7 @@ import asyncio
 import glob
 import json
 import re
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -719,3 +720,17 @@ def test_a_day_said_of_someone_elses_errand_does_not_move_the_open_change():
                 ("22:30", USER, "wait what. ok cobalt lounge")],
                members=members, kind="group", name="drinks", timetable=(drinks,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "Cobalt Lounge"}]
+
+
+def test_a_name_asked_alone_beside_the_plans_day_or_time_is_its_place():
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.reading import _asked_name, features
+    cues = load_cues()
+    read = lambda text: _asked_name(features(text, datetime(2026, 3, 9, 21, 10), cues), cues)  # noqa: E731
+    assert read("fri works for me. lucky thai? 7:30?") == "lucky thai"
+    assert read("lunch tmrw? nandos? 1?") == "nandos"
+    assert read("drinks fri? 8?") is None and read("dinner sat? you free?") is None
+    assert read("tennis sat? or sun?") is None
+    ops = _act([("21:10", USER, "fri works for me. lucky thai? 7:30?"), ("21:14", "Bob Ray", "lucky thai 7:30 yes")],
+               timetable=())
+    assert [(op["event"]["start"], op["event"]["location"]) for op in ops] == [("2026-03-13T19:30", "lucky thai")]

@@ -593,12 +593,24 @@ def _joins_as_is(v: Values, ctx: Context, f: Features) -> bool:
     return v.clock in (None, ctx.anchor) or not f.question and v.day == ctx.current_day
 
 
+def _asked_name(f: Features, cues: Cues) -> str | None:
+    """A clause that is only a name asked beside the plan's day or time: "fri works. lucky thai? 7:30?"."""
+    for a, b, reason in f.clauses:
+        if not reason and f.masked.startswith("?", b) and "\0" not in f.masked[a:b]:
+            place = short_answer_place(f.masked[a:b], cues)
+            if place is not None and not activity_of(fold(place), cues):
+                return place
+    return None
+
+
 def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
     v = values_of(f, ctx, cues)
     if _RE_AT_PLACE_OF.search(f.folded) and v.place is None:
         v.place = f"{ctx.sender.split()[0]}'s" if ctx.sender != ctx.user else None
     if v.place is None:
         v.place = _home_of_member(f, ctx)
+    if v.place is None and v.any() and f.question and "?" in f.masked:
+        v.place = _asked_name(f, cues)
     if not v.any():
         marked = bool(_RE_PLACE_MARK.search(f.folded)) or ctx.place_asked
         if ctx.discussing and marked and not ({"decline", "remind"} & f.hits):
