@@ -57,6 +57,19 @@ from proevent.evaluate.places import same_place
     ("Oak Hill Comm. Ctr", "Oak Hill Medical Centre", False),
     ("Hillcrest Presb. Church", "Hillcrest Baptist Church", False),
     ("Elm Park Gen. Store", "Elm Park Garden Store", False),
+    # a postcode's district against the whole postcode of that district, its town said or not
+    ("The Fox, 12 Mill Lane, Leeds LS6 2QA", "The Fox, Mill Ln, LS6", True),
+    ("The Fox, Mill Lane, LS6 2QA", "The Fox, Mill Lane, LS6", True),
+    ("The Fox, 12 Mill Lane, Leeds LS6 2QA", "The Fox, Mill Ln, LS7", False),
+    ("The Fox, 12 Mill Lane, Leeds LS6 2QA", "The Fox, Mill Ln, LS16", False),
+    ("The Fox, Mill Lane, LS6 2QA", "The Fox, Mill Lane, LS6 3PB", False),
+    # a city and the state that holds it ending a head; a state that does not hold it makes a namesake
+    ("Lotus Spa Austin TX", "Lotus Spa, Austin", True),
+    ("Lotus Spa Brisbane QLD", "Lotus Spa, Brisbane", True),
+    ("Lotus Spa Brisbane QLD", "Lotus Spa, Perth", False),
+    ("Lotus Spa Melbourne TX", "Lotus Spa, Melbourne", False),
+    ("Lotus Spa, Melbourne, TX", "Lotus Spa, Melbourne", False),
+    ("Lotus Spa, Austin, TX", "Lotus Spa, Austin", True),
 ])
 def test_rules_after_the_tenth_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

@@ -130,3 +130,47 @@ def elsewhere_than_said(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
 def _apart(a: gazetteer.Where, b: gazetteer.Where) -> bool:
     """Two regions that do not overlap: other countries, or other states of one country."""
     return a.country != b.country or ("" not in (a.state, b.state) and a.state != b.state)
+
+
+_OUTWARD = re.compile(r"^[a-z]{1,2}\d[a-z\d]?$")
+_INWARD = re.compile(r"^\d[a-z]{2}$")
+"""The two halves of a British postcode ("BS5 9JT"): the district ("BS5") and the street's unit ("9JT")."""
+
+
+def _postcode(part: tuple[str, ...]) -> tuple[str, bool, list[str]] | None:
+    """A part's postcode district, whether its unit follows, and the part's other words; ``None`` without one."""
+    at = next((i for i, w in enumerate(part) if _OUTWARD.match(w)), None)
+    if at is None:
+        return None
+    unit = at + 1 < len(part) and bool(_INWARD.match(part[at + 1]))
+    return part[at], unit, [w for i, w in enumerate(part) if i != at and not (unit and i == at + 1)]
+
+
+def postcode_district(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
+    """One qualifier is a postcode's district ("BS5") and the other the whole postcode of that district, its town
+    said or not ("Bristol BS5 9JT"): the district says where the place is, as a street does without its house
+    number; another district ("BS6", "BS15") is elsewhere."""
+    pq, pr = _postcode(q), _postcode(r)
+    if pq is None or pr is None or pq[0] != pr[0] or pq[1] == pr[1]:
+        return False
+    (_, _, rest_q), (_, _, rest_r) = pq, pr
+    short, long = sorted((rest_q, rest_r), key=len)
+    return all(w in long for w in short) and all(w in short or gazetteer.is_place_name(w) for w in long)
+
+
+def state_apart(parsed: Parsed, other: Parsed) -> Parsed:
+    """A head ending with a city and a state or country that holds it ("Yoga Loft Melbourne VIC", "Lotus Spa Austin
+    TX") read with the city and the state as qualifiers, when ``other`` names the city and the rest is a name of
+    its own; a state that does not hold the best-known city of that name ("Melbourne TX") is left, a namesake."""
+    head = parsed.parts[0]
+    where = gazetteer.region(head[-1]) if len(head) >= 3 else None
+    if where is None:
+        return parsed
+    for n in (1, 2):
+        city, name = head[-1 - n:-1], head[:-1 - n]
+        town = gazetteer.city(_key(city))
+        if town is not None and name and any(w not in _GENERIC for w in name) and all(w in other.flat for w in city) \
+                and town.country == where.country and where.state in ("", town.state):
+            parts = (name, city, head[-1:], *parsed.parts[1:])
+            return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
+    return parsed

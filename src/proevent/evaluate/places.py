@@ -65,7 +65,7 @@ from proevent.evaluate.aliases import TOKEN, tokens_match
 from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
 from proevent.evaluate.placechains import ChainIndex
-from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, said_in
+from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, postcode_district, said_in, state_apart
 from proevent.evaluate.placeforms import (
     initials_apart,
     numbers_swapped,
@@ -248,7 +248,7 @@ def _qualifier_match(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
     ("Yonge" / "Yonge Street", "Pennsylvania Avenue" / "Pennsylvania Avenue NW"); a known place
     matches one of its names so ("King's Cross station" / "Kings Cross")."""
     if words_match(q, r) or unworded(q, r, words_match) or unnumbered(q, r, _qualifier_match) \
-            or town_longer(q, r):
+            or town_longer(q, r) or postcode_district(q, r):
         return True  # "Shibuya-ku" / "Shibuya", "12 Bridge St" / "Bridge St", "Lech am Arlberg" / "Lech"
     for known, other in ((q, r), (r, q)):
         if len(known) == 1 and known[0][:1] == TOKEN and not any(w[:1] == TOKEN for w in other):
@@ -643,6 +643,8 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
         return False  # a city against a venue in it ("Leeds" / "Leeds, Kirkgate Market")
     if more and (_grounds(ha) or _grounds(hb)) and any(_building(q) for q in more):
         return False  # a campus or fairground against a building or hall in it
+    if any(_namesake(q, more) for q in fewer):
+        return False  # a city both name, a state that does not hold it added ("Café Luna, Melbourne, TX")
     return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more)
                                            and not any(_branch(q) for q in fewer)) \
         and not cities_apart(pa, pb)
@@ -756,7 +758,8 @@ def _description(context: Any) -> str:
     return " ".join(texts)
 
 
-_OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail, stopped)
+_OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail, stopped,
+                   state_apart)
 """The other readings :func:`same_place` asks, in order: a city told apart, a head split as the other
 side's, a home at its address, a building named without its word, a branch apart, initials with a
-place, a street ending a head, a word cut short with a full stop."""
+place, a street ending a head, a word cut short with a full stop, a city and its state ending a head."""
