@@ -734,3 +734,22 @@ def test_a_name_asked_alone_beside_the_plans_day_or_time_is_its_place():
     ops = _act([("21:10", USER, "fri works for me. lucky thai? 7:30?"), ("21:14", "Bob Ray", "lucky thai 7:30 yes")],
                timetable=())
     assert [(op["event"]["start"], op["event"]["location"]) for op in ops] == [("2026-03-13T19:30", "lucky thai")]
+
+
+def test_thanks_for_something_done_or_a_question_about_something_else_plans_nothing():
+    from proevent.agents.rules.detect import StepDetector
+    from proevent.agents.rules.reading import _RE_NOT_A_PLAN
+    for said in ("thanks for covering the review today btw", "what do helpers even do at the book fair lol",
+                 "why is the car park closed tmrw"):
+        assert _RE_NOT_A_PLAN.match(said), said
+    for said in ("what do we do sat? drinks?", "how does 7 sound", "how does sat work for you",
+                 "thanks for the invite! fri works"):
+        assert not _RE_NOT_A_PLAN.match(said), said
+    chat = Chat(chat_id="c1", name="Bob", type="direct", members=[USER, "Bob Ray"])
+    said = "thanks for covering the review today btw"
+    msgs = [Message(chat_id="c1", time=f"{MON}T17:00", sender="Bob Ray", text=said),
+            Message(chat_id="c1", time=f"{MON}T17:05", sender=USER, text="anytime")]
+    obs = Observation(case_id="x", t=1, mode="single", repeat=0, user=USER, now=f"{MON}T20:00",
+                      window_start=f"{MON}T08:00", timetable=Timetable([DINNER]),
+                      chats=[ChatUpdate(chat=chat, context=[], new=msgs)])
+    assert StepDetector()(obs) is False  # gated skips the step

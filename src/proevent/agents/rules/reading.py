@@ -593,6 +593,13 @@ def _joins_as_is(v: Values, ctx: Context, f: Features) -> bool:
     return v.clock in (None, ctx.anchor) or not f.question and v.day == ctx.current_day
 
 
+_RE_NOT_A_PLAN = re.compile(r"(?:thanks|thank you|thx|ty)\s+(?:so much\s+)?for\s+\w+ing(?![\w'])"
+                            r"|(?:what|how)\s+(?:do|does|did|was|were)\s+(?!(?:we|you|u|i|it|that|this)\b|\d)\w+"
+                            r"(?!.*(?:sound|work|suit))|why\s|how come\s")
+"""A message that opens by thanking for something done, or by asking about something other than
+when or where ("what do helpers even do"): it plans nothing. ("what do we", "how does 7 sound" plan.)"""
+
+
 def _asked_name(f: Features, cues: Cues) -> str | None:
     """A clause that is only a name asked beside the plan's day or time: "fri works. lucky thai? 7:30?"."""
     for a, b, reason in f.clauses:
@@ -604,6 +611,8 @@ def _asked_name(f: Features, cues: Cues) -> str | None:
 
 
 def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
+    if _RE_NOT_A_PLAN.match(f.folded):
+        return None  # "thanks for covering the review today", "what do helpers even do at the fair"
     v = values_of(f, ctx, cues)
     if _RE_AT_PLACE_OF.search(f.folded) and v.place is None:
         v.place = f"{ctx.sender.split()[0]}'s" if ctx.sender != ctx.user else None
