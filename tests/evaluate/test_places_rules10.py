@@ -70,6 +70,14 @@ from proevent.evaluate.places import same_place
     ("Lotus Spa Melbourne TX", "Lotus Spa, Melbourne", False),
     ("Lotus Spa, Melbourne, TX", "Lotus Spa, Melbourne", False),
     ("Lotus Spa, Austin, TX", "Lotus Spa, Austin", True),
+    # a chain's store picked by its street on both sides, its format or a word describing it said on one
+    ("Asda Superstore, Kings Road", "the big asda on kings rd", True),
+    ("Asda Superstore, Kings Road", "the big asda on queens rd", False),
+    ("the big asda on kings rd", "the little asda on Kings Road", False),
+    ("Asda Superstore", "the big asda", False),  # no street: no store picked
+    ("Asda Superstore, Leeds", "the big asda, Leeds", False),  # a city picks no store
+    ("Tesco Extra, Purley Way", "Tesco Express, Purley Way", False),  # a store of another kind
+    ("Hilton Garden Inn, Purley Way", "Hilton, Purley Way", False),
 ])
 def test_rules_after_the_tenth_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from proevent.evaluate import gazetteer
 from proevent.evaluate.aliases import TOKEN
-from proevent.evaluate.placeparse import _BIND, _HOME_MARK
+from proevent.evaluate.placeparse import _BIND, _HOME_MARK, _MODIFIERS, _PLACE_KINDS, Parsed
 
 Words = tuple[str, ...]
 
@@ -54,4 +55,28 @@ class ChainIndex:
                 yield k
 
 
-__all__ = ["ChainIndex", "odd"]
+
+
+def chain_store(parsed: Parsed, other: Parsed, chain_length: Callable[[Words], int],
+                same_branch: Callable[[Words, Words], bool]) -> Parsed:
+    """A head that is a chain's name with one word before or after it, read as the chain's name alone, when
+    ``other``'s head holds that name too and both sides pick the same branch by a qualifier (a street): the word
+    is the store's format ("Tesco Extra") or says which store ("the big Tesco"), and the street picks it ("the big
+    tesco on Purley Way" / "Tesco Extra, Purley Way"). The word must be no kind of place, city or number (a
+    "Tesco Express" is a store of another kind; "Hilton Garden Inn" another hotel). ``parsed`` when not."""
+    head = parsed.parts[0]
+    if len(head) < 2 or len(parsed.parts) < 2 or len(other.parts) < 2:
+        return parsed
+    for name, extra in ((head[:-1], head[-1]), (head[1:], head[0])):
+        if chain_length(name) != len(name) or not extra.isalpha() or extra in _PLACE_KINDS \
+                or gazetteer.is_place_name(extra) or not set(name) <= set(other.parts[0]):
+            continue
+        if extra in _MODIFIERS and any(w in _MODIFIERS and w != extra for w in other.parts[0]):
+            continue  # "the big Asda" and "the little Asda" on one street are two stores
+        if any(same_branch(q, r) for q in parsed.parts[1:] for r in other.parts[1:]):
+            return parsed._replace(parts=(name, *parsed.parts[1:]), flat=name + tuple(
+                w for p in parsed.parts[1:] for w in p))
+    return parsed
+
+
+__all__ = ["ChainIndex", "chain_store", "odd"]

@@ -64,7 +64,7 @@ from proevent.evaluate import gazetteer
 from proevent.evaluate.aliases import TOKEN, tokens_match
 from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
-from proevent.evaluate.placechains import ChainIndex
+from proevent.evaluate.placechains import ChainIndex, chain_store
 from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, postcode_district, said_in, state_apart
 from proevent.evaluate.placeforms import (
     initials_apart,
@@ -555,6 +555,16 @@ def _branch_of(parsed: Parsed, other: Parsed) -> Parsed:
     return _branch_apart(parsed) if len(other.parts) > 1 else parsed
 
 
+def _chain_store(parsed: Parsed, other: Parsed) -> Parsed:
+    return chain_store(parsed, other, lambda name: max(_chain_index().starting(name), default=0),
+                       _same_spot)  # "the big tesco on purley way"
+
+
+def _same_spot(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
+    """Two qualifiers that match and pick a spot smaller than a city: a street, an area, an address (no room)."""
+    return not gazetteer.is_place_name(_key(q)) and not any(_BIND in w for w in q + r) and _qualifier_match(q, r)
+
+
 def _initials(parsed: Parsed, other: Parsed) -> Parsed:
     return initials_apart(parsed, other, _acronym)  # "Van Nuys DMV"
 
@@ -759,7 +769,8 @@ def _description(context: Any) -> str:
 
 
 _OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail, stopped,
-                   state_apart)
+                   state_apart, _chain_store)
 """The other readings :func:`same_place` asks, in order: a city told apart, a head split as the other
 side's, a home at its address, a building named without its word, a branch apart, initials with a
-place, a street ending a head, a word cut short with a full stop, a city and its state ending a head."""
+place, a street ending a head, a word cut short with a full stop, a city and its state ending a head, a
+chain's store by its street."""
