@@ -753,3 +753,20 @@ def test_thanks_for_something_done_or_a_question_about_something_else_plans_noth
                       window_start=f"{MON}T08:00", timetable=Timetable([DINNER]),
                       chats=[ChatUpdate(chat=chat, context=[], new=msgs)])
     assert StepDetector()(obs) is False  # gated skips the step
+
+
+def test_where_the_event_is_stated_moves_it_and_a_days_own_event_is_no_reason():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    study = make_event("e1", start="2026-03-11T16:00", end="2026-03-11T18:00", location="library 3rd floor",
+                       participants=list(members), description="Stats study group")
+    ops = _act([("13:00", "Bob Ray", "3rd floor is booked out for exams, we're in group room b on the ground floor")],
+               members=members, kind="group", name="stats", timetable=(study,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "group room b"}]
+    lecture = make_event("e1", start="2026-03-11T14:00", end="2026-03-11T16:00", location="LT2",
+                         participants=[USER, "Bob Ray"], description="MKT301 lecture")
+    ops = _act([("09:01", "Bob Ray", "Also, Wednesday's class is in LT3 this week, LT2's aircon is being repaired.")],
+               timetable=(lecture,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "LT3"}]
+    # a proposal of a place is not a statement: it waits for the yes
+    assert _act([("13:00", "Bob Ray", "group room b instead? 3rd floor is booked out")], members=members, kind="group",
+                name="stats", timetable=(study,)) == []

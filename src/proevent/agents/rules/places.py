@@ -32,8 +32,9 @@ _RE_DOTTED = re.compile(r"\.\d")
 _RE_HAS_WORD = re.compile(r"[\w&]")
 _RE_CLOCKISH = re.compile(r"[\d:.]+(?:am|pm)?")
 _RE_IN_PLACE = re.compile(r"(?:the|room|studio|hall|building|lab)\b"
-                          r"|(?:[a-z]+\s){1,2}(?:room|studio|hall|lab|suite)\s+\w", re.I)
-"""After "in", a place names its room: "in the lobby", "in room 210", "in group room b" (not "in hamburg")."""
+                          r"|(?:[a-z]+\s){1,2}(?:room|studio|hall|lab|suite)\s+\w|[a-z]{1,4}[-.]?\d{1,4}[a-z]?\b", re.I)
+"""After "in", a place names its room: "in the lobby", "in room 210", "in group room b", "in LT3", "in B204"
+(not "in hamburg")."""
 _RE_WHOSE = re.compile(r"\w+'s\b|mine\b|ours\b|the\b")
 _RE_ANSWER_FILLER = re.compile(r"(?i)\b(instead|it is|then|maybe|perhaps|again|please|pls|for a change)\b")
 _RE_ANSWER_LEAD = re.compile(r"(?i)^(?:how about|what about|or|maybe|let's do|lets do|let's go to|try)\s+")

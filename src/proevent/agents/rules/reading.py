@@ -169,6 +169,7 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
     reading = read(text, ref)
     if any(reason for _, _, reason in clauses):
         cancels = _no_event_at(folded, reading, cues)  # "no standup thursday": its day is the event's
+        cancels += [d.start for d in reading.days if folded.startswith("'s ", d.end)]  # "wednesday's class is in LT3"
         clauses = [(a, b, reason and not any(a <= c < b for c in cancels)) for a, b, reason in clauses]
     return Features(text, folded, mask(text, ref, reading), reading, hits, "?" in text, tuple(clauses), words)
 
@@ -600,6 +601,10 @@ _RE_NOT_A_PLAN = re.compile(r"(?:thanks|thank you|thx|ty)\s+(?:so much\s+)?for\s
 when or where ("what do helpers even do"): it plans nothing. ("what do we", "how does 7 sound" plan.)"""
 
 
+_RE_ANNOUNCED = re.compile(r"(?<![\w'])(?:we're|we are|it's|its|it is|is|are)\s+(?:now\s+)?(?:in|at)\s")
+"""'we're in group room b', "wednesday's class is in LT3": where the event is, stated, not proposed."""
+
+
 def _asked_name(f: Features, cues: Cues) -> str | None:
     """A clause that is only a name asked beside the plan's day or time: "fri works. lucky thai? 7:30?"."""
     for a, b, reason in f.clauses:
@@ -631,7 +636,8 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return Hedge(ctx.sender)
     if "remind" in f.hits and "change" not in f.hits:
         return Acceptance(ctx.sender, values=v) if ctx.open_by and not f.question else Nothing(ctx.sender)
-    fact = not asks and "change" in f.hits and "agree" not in f.hits and "decline" not in f.hits
+    fact = not asks and "agree" not in f.hits and "decline" not in f.hits and (
+        "change" in f.hits or v.place is not None and _RE_ANNOUNCED.search(f.folded) is not None)
     return Proposal(ctx.sender, values=v, change="change" in f.hits or bool(_RE_SAME.search(f.folded)),
                     fact=fact, agrees="agree" in f.hits and "decline" not in f.hits, asks=asks,
                     activity=activity_of(_RE_MY_THING.sub(" ", f.folded) if "my" in f.tokens else f.folded, cues),
