@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from proevent.evaluate.places import same_place
+from proevent.evaluate.places import PlacesJudge, same_place
+from proevent.evaluate.placeset import PairContext
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [
@@ -82,3 +83,26 @@ from proevent.evaluate.places import same_place
 def test_rules_after_the_tenth_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same
     assert same_place(b, a) is same
+
+
+@pytest.mark.parametrize(("a", "b", "description", "same"), [
+    # one's own flight: the airport and one of its terminals are one place; someone else's, the terminal counts
+    ("Gatwick Airport", "Gatwick South Terminal", "flight to Faro", True),
+    ("Schiphol Airport", "Schiphol Terminal 2", "fly to Oslo, boarding 9:40", True),
+    ("Munich Airport", "MUC T2", "flying to Rome", True),
+    ("Gatwick Airport", "Gatwick South Terminal", "pick up Mia from her flight", False),
+    ("Munich Airport", "MUC T2", "meet Jan at arrivals", False),
+    ("Schiphol Airport", "Schiphol Terminal 2", "drop off Anke for her flight", False),
+    ("Gatwick Airport", "Gatwick South Terminal", "school run", False),
+    ("Munich Airport Terminal 1", "MUC T2", "flight to Rome", False),  # two terminals
+    ("Munich Airport", "Hilton Munich Airport, Terminal 2", "flight to Rome", False),  # a hotel there
+    ("Frankfurt Airport", "Terminal 1", "flight to Rome", False),  # a terminal of no airport said
+    # a terminal picks a chain's branch, as a street does; a room does not
+    ("Costa", "Costa Coffee, Gatwick South Terminal", "coffee before flight", False),
+    ("Caffè Nero", "Caffè Nero, Terminal 3", "coffee", False),
+    ("Hilton", "Hilton, Room 204", "conference", True),
+])
+def test_rules_after_the_tenth_set_read_with_the_description(a: str, b: str, description: str, same: bool) -> None:
+    judge = PlacesJudge()
+    assert judge.same(a, b, PairContext(description)) is same
+    assert judge.same(b, a, PairContext(description)) is same

@@ -129,6 +129,7 @@ from proevent.evaluate.placeslips import (
     transcribed,
     vowel_slip,
 )
+from proevent.evaluate.placetrips import FLIGHT, flight_cues, names_terminal, terminal, terminal_dropped
 
 _VOWELS = frozenset("aeiouy")
 _POSSESSIVE_END = re.compile(r"['’ʼ]s?$")
@@ -479,6 +480,11 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
         ra, rb = other_reading(pa, pb), other_reading(pb, pa)
         if ra is not pa or rb is not pb:
             readings.append((ra, rb))
+    if FLIGHT in cues:  # one's own flight: the airport, whichever terminal
+        ta, tb = _tag(pa, cues), _tag(pb, cues)
+        da, db = terminal_dropped(ta, tb, _airport), terminal_dropped(tb, ta, _airport)
+        if da is not ta or db is not tb:
+            readings.append((da, db))
     for ra, rb in readings:
         if _decide(ra, rb, cues):
             return True
@@ -488,6 +494,11 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     ka, kb = _known_typo(pa, pb, cues), _known_typo(pb, pa, cues)
     return (ka is not pa and _decide(ka, pb, cues)) or (kb is not pb and _decide(pa, kb, cues)) \
         or _room_pinned(pa, pb) or _room_pinned(pb, pa)
+
+
+def _airport(head: tuple[str, ...]) -> bool:
+    """A head that names an airport: a known airport, or a name with the word "airport"."""
+    return "airport" in head or any("airport" in _aliases().kinds(w) for w in head if w[:1] == TOKEN)
 
 
 def _room_pinned(short: Parsed, long: Parsed) -> bool:
@@ -690,8 +701,11 @@ def _branch_apart(parsed: Parsed) -> Parsed:
 
 
 def _branch(q: tuple[str, ...]) -> bool:
-    """A qualifier that picks a branch of a chain: a street, station, area or address; not a city
-    or region ("Nando's, Leeds" is any Nando's in Leeds), nor a room or floor ("Hilton, Room 204")."""
+    """A qualifier that picks a branch of a chain: a street, station, area, address or an airport's
+    terminal ("Costa, Heathrow T5"); not a city or region ("Nando's, Leeds" is any Nando's in Leeds), nor
+    a room or floor ("Hilton, Room 204")."""
+    if any(terminal(w) for w in q):
+        return True
     if any(_BIND in w for w in q) or gazetteer.is_place_name(_key(q)):
         return False
     return not all(gazetteer.is_place_name(w) or (len(w) <= 3 and w.isalpha()) for w in q)
@@ -732,6 +746,8 @@ class PlacesJudge(LocationJudge):
         cues = hits(description)
         if a is not None and b is not None and (unresolved(a) or unresolved(b)):
             cues |= owner_cues(description)  # "her place" for dinner at Ana's
+        if a is not None and b is not None and (names_terminal(a) or names_terminal(b)):
+            cues |= flight_cues(description)  # "Heathrow Terminal 5" for a flight from Heathrow
         if not cues or a is None or b is None:
             return super().same(a, b, context)
         key = (a, b, cues) if a <= b else (b, a, cues)
