@@ -41,11 +41,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_evaluate import CLI, ROOT, compile_trees, measure, prepare, spread  # noqa: E402
 
 SPLIT = """
-import sys, time
+import inspect, sys, time
 from pathlib import Path
 from proevent.report import load_scored_runs, write_report
+as_the_command = {"traces": False} if "traces" in inspect.signature(load_scored_runs).parameters else {}
 t0 = time.process_time()
-runs = load_scored_runs([Path(p) for p in sys.argv[1:4]], dataset=Path("ds"), n_boot=1000)
+runs = load_scored_runs([Path(p) for p in sys.argv[1:4]], dataset=Path("ds"), n_boot=1000, **as_the_command)
 t1 = time.process_time()
 write_report(runs, sys.argv[4], n_boot=1000, force=True)
 print(t1 - t0, time.process_time() - t1)

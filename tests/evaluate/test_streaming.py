@@ -85,3 +85,20 @@ def test_intervals_from_blocks_equal_intervals_from_the_whole_matrix():
     sums = resample_weights(40, 300, 2) @ counts  # integer arithmetic, for the check
     recall = sums[:, 7] / sums[:, 6]  # m / g
     assert by_blocks["single.recall"] == [float(np.percentile(recall, 2.5)), float(np.percentile(recall, 97.5))]
+
+
+@pytest.mark.parametrize("name", ["flawed", "perfect"])
+def test_without_traces_the_questions_are_kept_and_the_metrics_are_the_same(name):
+    """``traces=False`` (what the report scores with): the single-step questions as with details,
+    no multi-step trace, every metric, interval and count the same."""
+    ds = load_dataset(EXAMPLES / "tiny")
+    run = load_run(EXAMPLES / "runs" / name)
+    full = evaluate(ds, run, judge="places", n_boot=200)
+    lean = evaluate(ds, run, judge="places", n_boot=200, traces=False)
+    assert lean.metrics == full.metrics and lean.judge_decisions == full.judge_decisions
+    assert lean.questions == full.questions and lean.questions
+    assert lean.cases == [] and full.cases
+    assert (lean.rows.single == full.rows.single).all() and (lean.rows.multi == full.rows.multi).all()
+    answered = evaluate(ds, run, judge="places", n_boot=200, traces=False, only_answered=True)
+    assert answered.cases == [] and answered.questions
+    assert evaluate(ds, run, judge="places", n_boot=200, traces=False, details=False).questions == []

@@ -76,3 +76,18 @@ def test_load_scored_runs_gives_the_collector_back_as_it_was():
     finally:
         gc.enable()
     assert [sr.result.metrics for sr in again] == [sr.result.metrics for sr in first]
+
+
+def test_a_report_scored_without_traces_is_the_same_report(tmp_path):
+    """``proevent report`` scores with ``traces=False`` (it reads no multi-step trace): every file
+    but the images (the same data drawn) is byte for byte the report of runs scored with traces."""
+    full = load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=50)
+    lean = load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=50, traces=False)
+    assert all(sr.result.cases for sr in full) and not any(sr.result.cases for sr in lean)
+    assert [sr.result.questions for sr in lean] == [sr.result.questions for sr in full]
+    a = write_report(full, tmp_path / "a", plots=False, n_boot=50)
+    b = write_report(lean, tmp_path / "b", plots=False, n_boot=50)
+    names = [p.relative_to(a.out).as_posix() for p in a.files]
+    assert names == [p.relative_to(b.out).as_posix() for p in b.files] and "errors.json" in names
+    for name in names:
+        assert (a.out / name).read_bytes() == (b.out / name).read_bytes(), name

@@ -53,7 +53,7 @@ def report_cmd(
     with loading_then_frozen() as loaded:  # the loaded runs out of the collector's walks (0.24 s here)
         scored = load_scored_runs(
             runs, dataset=dataset, allow_mixed=allow_mixed, judge=judge, metrics_version=metrics_version,
-            n_boot=n_boot, seed=seed, only_answered=only_answered,
+            n_boot=n_boot, seed=seed, only_answered=only_answered, traces=False,  # the report reads no trace
         )
         loaded()
         output = write_report(scored, out, force=force, plots=plots, n_boot=n_boot, seed=seed, title=title)

@@ -91,6 +91,7 @@ def evaluate(
     only_answered: bool = False,
     allow_judge_errors: bool = False,
     details: bool = True,
+    traces: bool = True,
 ) -> EvaluationResult:
     """Score a run against a dataset exactly as metrics spec version 1 defines.
 
@@ -114,6 +115,9 @@ def evaluate(
             what reports and the viewer read). Without them each case is scored and dropped and
             only its count vector stays (``rows``: all the metrics, intervals and breakdowns
             need), which is what ``proevent evaluate`` does on a large dataset.
+        traces: with ``details``, keep every case's multi-step trace (``cases``) too; without,
+            only the single-step questions are kept and multi-step mode is scored as without
+            ``details`` (the same counts, no trace built): what ``proevent report`` reads.
     """
     version_judge = default_judge(metrics_version)  # an unknown version is an error
     if judge is None:
@@ -121,13 +125,14 @@ def evaluate(
     if only_answered:
         subset = dataset.subset(run.answered_cases())
         result = evaluate(subset, run, judge=judge, metrics_version=metrics_version, ci=ci, n_boot=n_boot, seed=seed,
-                          breakdowns=breakdowns, allow_judge_errors=allow_judge_errors, details=details)
+                          breakdowns=breakdowns, allow_judge_errors=allow_judge_errors, details=details,
+                          traces=traces)
         result.metrics["dataset"]["scored_cases"] = len(subset.cases)
         return result
     the_judge = get_judge(judge)
     with gc_paused():
         result = _evaluate(dataset, run, the_judge, ci=ci, n_boot=n_boot, seed=seed, breakdowns=breakdowns,
-                           details=details)
+                           details=details, traces=traces)
     result.metrics["metrics_version"] = metrics_version
     if the_judge.can_fail:
         failures = the_judge.failures()
@@ -153,7 +158,7 @@ class JudgeFailed(ValueError):
 
 def _evaluate(
     dataset: Dataset, run: Run, the_judge: LocationJudge, *, ci: bool, n_boot: int, seed: int, breakdowns: bool,
-    details: bool = True,
+    details: bool = True, traces: bool = True,
 ) -> EvaluationResult:
     if the_judge.needs_prefetch:
         recorder = _RecordingJudge()
@@ -164,14 +169,16 @@ def _evaluate(
     cases = dataset.cases
     comps = [Comparator(People(c.people()), the_judge) for c in cases]
     questions: list[QuestionScore] = []
-    traces: list[CaseTrace] = []
+    case_traces: list[CaseTrace] = []
+    kept = {"single": questions, "multi": case_traces} if details else {}  # what repeat 0 keeps, per mode
+    if not traces:
+        kept.pop("multi", None)
     repeat_rows = []
     for r in repeats:
-        keep = details and r == repeats[0]
         arrays: dict[str, np.ndarray | None] = {"single": None, "multi": None}
         for mode in modes:
             fn, width = _MODE_SCORERS[mode]
-            sink = (questions if mode == "single" else traces) if keep else None
+            sink = kept.get(mode) if r == repeats[0] else None
             rows = [fn(c, run, r, comp, sink) for c, comp in zip(cases, comps)]
             arrays[mode] = np.array(rows, dtype=np.int64).reshape(len(cases), width)
         repeat_rows.append(CaseRows([c.case_id for c in cases], arrays["single"], arrays["multi"]))
@@ -214,7 +221,7 @@ def _evaluate(
     return EvaluationResult(
         metrics=metrics,
         questions=questions,
-        cases=traces,
+        cases=case_traces,
         rows=repeat_rows[0],
         repeat_rows=repeat_rows,
         judge_decisions=the_judge.decisions(),

@@ -151,6 +151,7 @@ def load_scored_runs(
     seed: int = 0,
     results: dict[Path, EvaluationResult] | None = None,
     only_answered: bool = False,
+    traces: bool = True,
 ) -> list[ScoredRun]:
     """Load, check and score every run.
 
@@ -164,6 +165,10 @@ def load_scored_runs(
         only_answered: score every run on the cases that all of the runs answered (the sample of a
             human run): the rows then stand on the same cases; the metrics carry
             ``dataset.scored_cases`` and ``dataset.of_cases`` (the table's caption says so).
+        traces: keep each case's multi-step trace (``result.cases``: what the paired comparison
+            and an ablation of multi-step runs read). ``proevent report`` reads the single-step
+            questions only and passes ``False``: multi-step mode is then scored to its counts
+            alone (the same metrics), 0.05-0.1 s less for three runs of the default dataset.
 
     Raises:
         MixedDatasetsError: runs on different datasets without ``allow_mixed``.
@@ -175,7 +180,7 @@ def load_scored_runs(
     with gc_paused(), shared_resamples():  # the runs of one dataset draw their resamples once
         return _load_scored_runs([Path(p) for p in run_paths], dataset=dataset, allow_mixed=allow_mixed, judge=judge,
                                  metrics_version=metrics_version, n_boot=n_boot, seed=seed, results=results,
-                                 only_answered=only_answered)
+                                 only_answered=only_answered, traces=traces)
 
 
 def _load_scored_runs(
@@ -189,6 +194,7 @@ def _load_scored_runs(
     seed: int,
     results: dict[Path, EvaluationResult] | None,
     only_answered: bool,
+    traces: bool,
 ) -> list[ScoredRun]:
     runs = [load_run(p) for p in paths]
     check_same_dataset(runs, allow_mixed=allow_mixed)
@@ -209,11 +215,11 @@ def _load_scored_runs(
         if res is None and common is not None:
             of_cases, ds = len(ds.cases), ds.subset(c.case_id for c in ds.cases if c.case_id in common)
             res = evaluate(ds, run, judge=the_judge, metrics_version=metrics_version, ci=True, n_boot=n_boot,
-                           seed=seed)
+                           seed=seed, traces=traces)
             res.metrics["dataset"].update(scored_cases=len(ds.cases), of_cases=of_cases)
         elif res is None:
             res = evaluate(ds, run, judge=the_judge, metrics_version=metrics_version, ci=True, n_boot=n_boot,
-                           seed=seed)
+                           seed=seed, traces=traces)
         scored = res.metrics["dataset"].get("scored_cases")
         if scored is not None and scored < len(ds.cases):
             ds = ds.subset(run.answered_cases())
