@@ -262,3 +262,32 @@ def test_details_name_unknown_values_none():
     q = score(case, [{"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-14T14:00"}])
     [err] = categorize(case, q)
     assert err.category == "temporal" and err.detail == "end 2026-03-14T14:00 instead of none"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_OP, max_size=5), st.sampled_from(range(len(_GOLDS))),
+       st.sampled_from([(False, None), (True, None), (False, "timeout")]))
+def test_a_question_whose_operations_all_match_has_no_error(pred, gold_index, line):
+    """What summarize_errors skips without asking categorize: a question whose matching pairs every
+    predicted and every gold operation (a matching uses each at most once) has no error."""
+    missing, error = line
+    case = one_step_case(_GOLDS[gold_index])
+    q = score(case, [] if missing else pred, missing=missing, error=error)
+    if len(q.matches) == len(q.pred) == len(q.gold):
+        assert q.unmatched_pred == q.unmatched_gold == []
+        assert categorize(case, q) == []
+    else:
+        assert categorize(case, q)
+
+
+@pytest.mark.parametrize("name", ["flawed", "perfect"])
+def test_the_summary_holds_the_errors_of_every_question(name):
+    """Skipping the questions without an unmatched operation leaves the items and counts those of
+    categorizing every question."""
+    ds = load_tiny()
+    res = evaluate(ds, load_example_run(name), ci=False)
+    s = summarize_errors(ds, res)
+    every = [e for q in res.questions for e in categorize(ds.case(q.case_id), q)]
+    assert s.items == every
+    assert s.counts == {c.key: sum(e.category == c.key for e in every) for c in categories()}
+    assert (s.total == 0) == (name == "perfect")

@@ -93,6 +93,8 @@ def summarize_errors(
     seen_cases: dict[str, set[str]] = {c.key: set() for c in categories()}
     deferred: dict[str, list[tuple[ErrorItem, object]]] = {c.key: [] for c in categories()}
     for q in result.questions:
+        if len(q.matches) == len(q.pred) == len(q.gold):
+            continue  # every operation matched (a matching pairs each at most once): categorize finds no error
         case = dataset.case(q.case_id)
         key = (id(dataset), id(the_judge), q.case_id)
         comp = comps.get(key)
