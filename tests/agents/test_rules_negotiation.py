@@ -770,3 +770,12 @@ def test_where_the_event_is_stated_moves_it_and_a_days_own_event_is_no_reason():
     # a proposal of a place is not a statement: it waits for the yes
     assert _act([("13:00", "Bob Ray", "group room b instead? 3rd floor is booked out")], members=members, kind="group",
                 name="stats", timetable=(study,)) == []
+
+
+def test_a_yes_then_a_name_asked_agrees_and_names_the_place():
+    ops = _act([("12:15", "Bob Ray", "lunch this week?"), ("12:30", USER, "fri? free from 12"),
+                ("12:32", "Bob Ray", "ya maxwell?"), ("12:40", USER, "👍")], timetable=())
+    assert [(op["event"]["start"], op["event"]["location"]) for op in ops] == [("2026-03-13T12:00", "maxwell")]
+    # "good game lads. same time next week?" opens with a yes-word but asks no place
+    from proevent.agents.rules.reading import _RE_NAME_ASKED
+    assert _RE_NAME_ASKED.match("good game lads. same time next week?", 4) is None

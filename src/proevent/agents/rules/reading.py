@@ -605,6 +605,10 @@ _RE_ANNOUNCED = re.compile(r"(?<![\w'])(?:we're|we are|it's|its|it is|is|are)\s+
 """'we're in group room b', "wednesday's class is in LT3": where the event is, stated, not proposed."""
 
 
+_RE_NAME_ASKED = re.compile(r"[ ,!]+[^.!?,;\0]{2,40}\?+\s*$")
+"""What follows a yes that opens a message: only a name, asked ("ya maxwell?")."""
+
+
 def _asked_name(f: Features, cues: Cues) -> str | None:
     """A clause that is only a name asked beside the plan's day or time: "fri works. lucky thai? 7:30?"."""
     for a, b, reason in f.clauses:
@@ -629,6 +633,9 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
         marked = bool(_RE_PLACE_MARK.search(f.folded)) or ctx.place_asked
         if ctx.discussing and marked and not ({"decline", "remind"} & f.hits):
             v.place = short_answer_place(f.masked, cues)
+        elif ctx.discussing and f.question and "agree" in f.hits and (m := cues.phrases["agree"].match(f.folded)) and (
+                _RE_NAME_ASKED.match(f.masked, m.end())):
+            v.place = short_answer_place(f.masked[m.end():].lstrip(" ,!"), cues)  # "ya maxwell?": yes, and where
         if not v.any():
             return None
     asks = f.question or "ask" in f.hits or bool(_RE_OPTIONS.search(f.masked))
