@@ -97,6 +97,18 @@ def test_rules_after_the_tenth_set(a: str, b: str, same: bool) -> None:
     ("Munich Airport Terminal 1", "MUC T2", "flight to Rome", False),  # two terminals
     ("Munich Airport", "Hilton Munich Airport, Terminal 2", "flight to Rome", False),  # a hotel there
     ("Frankfurt Airport", "Terminal 1", "flight to Rome", False),  # a terminal of no airport said
+    # a family word's home, resolved by the description: a relative named by a family word and a name, or one of
+    # two owners said by a family word; a bare name, another relative, another kind of place stay apart
+    ("Auntie Jo's flat", "auntie's", "tea with Auntie Jo", True),
+    ("Auntie Jo's flat", "Jo's", "tea with Auntie Jo", True),
+    ("Auntie Jo's flat", "auntie's", "tea and cake", False),
+    ("Auntie Jo's flat", "auntie's", "tea with Auntie Meg", False),
+    ("Auntie Jo's flat", "uncle's", "tea with Auntie Jo", False),
+    ("Mum and Dad's house", "dad's", "barbecue with Dad", True),
+    ("Mum and Dad's house", "dad's", "barbecue", False),
+    ("Mum and Dad's house", "gran's", "barbecue at Gran's", False),
+    ("Mum and Dad's house", "dad's office", "barbecue with Dad", False),
+    ("Tom and Ana's flat", "Ana's", "dinner at Ana's", False),
     # a terminal picks a chain's branch, as a street does; a room does not
     ("Costa", "Costa Coffee, Gatwick South Terminal", "coffee before flight", False),
     ("Caffè Nero", "Caffè Nero, Terminal 3", "coffee", False),

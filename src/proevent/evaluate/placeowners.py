@@ -2,7 +2,12 @@
 place" is Priya's place when the event is with Priya alone ("movie night with Priya"), and "the doctor's office" is
 Dr. Okafor's when the description names Dr. Okafor. A reference with no such name in the description stays
 unresolved (a different place from any named one); so does one where the description only names the host ("dinner
-at Sophie's": the labelled sets disagree there, the packaged one calling "her flat" another place)."""
+at Sophie's": the labelled sets disagree there, the packaged one calling "her flat" another place).
+
+A family word's home is resolved the same way (:func:`kin_resolved`): "nonna's" is "Nonna Lucia's house" when the
+description names Nonna Lucia (a family word said of one person), and "mum's" is "Mum and Dad's house" when the
+description names Mum (a home of two is each one's home); without the name in the description a family word may
+be another person's ("nonna's" for a lunch: which grandmother?)."""
 
 from __future__ import annotations
 
@@ -54,4 +59,63 @@ def resolved(a: str, b: str, cues: frozenset[str]) -> bool:
             doctor = _DOCTOR_PLACE.match(named)
             if doctor and DOCTOR + normalize_location(doctor.group(1)) in cues:
                 return True
+    return False
+
+
+NAMED = "#named:"
+_KIN = frozenset("""mum mom mam mummy mommy mama mamma mother dad daddy papa father gran granny grandma grandmother
+nan nana nanna grandpa grandad granddad grandfather gramps nonna nonno oma opa abuela abuelo abuelita abuelito avo
+aunt auntie aunty tia tio tita tito zia zio tante onkel uncle babcia dziadek cousin""".split())
+"""Family words people name a relative's home by ("mum's", "Nonna Lucia's", "Auntie Jo's")."""
+_OWNED_HOME = re.compile(rf"^(?:my\s+)?(.+?)['’]s?(?:\s+{_HOMES})?$", re.IGNORECASE)
+_TWO_OWNERS = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
+_CAPITALISED = re.compile(r"(?<![\w'’])[A-Z][\w-]*")
+
+
+def _owners(location: str) -> list[str] | None:
+    """Who a home belongs to, each in normalised words ("Mum and Dad's house": mum, dad; "Nonna Lucia's": nonna
+    lucia); ``None`` when the location is no one's home."""
+    found = _OWNED_HOME.match(location.strip())
+    if found is None or not re.search(r"['’]s?(?:\s+\w+)?$", location.strip()):
+        return None
+    owners = [normalize_location(o) for o in _TWO_OWNERS.split(found.group(1))]
+    return owners if all(owners) and len(owners) <= 2 else None
+
+
+def kin_home(location: str) -> bool:
+    """A home named by a family word ("mum's", "Nonna Lucia's house", "Mum and Dad's")."""
+    owners = _owners(location)
+    return owners is not None and any(o.split()[0] in _KIN for o in owners)
+
+
+@lru_cache(maxsize=4096)
+def named_cues(description: str) -> frozenset[str]:
+    """The people a description names, as cues: each capitalised word and each family word ("Mum", "Lucia"),
+    and each family word with the name after it ("Nonna Lucia")."""
+    text = re.sub(r"['’]s(?!\w)", "", description)  # "at Nonna Lucia's" names Nonna Lucia
+    words = normalize_location(text).split()
+    names = {normalize_location(m.group(0)) for m in _CAPITALISED.finditer(text)}
+    names |= {w for w in words if w in _KIN}
+    names |= {f"{w} {v}" for w, v in zip(words, words[1:]) if w in _KIN}
+    return frozenset(NAMED + n for n in names if n)
+
+
+def kin_resolved(a: str, b: str, cues: frozenset[str]) -> bool:
+    """One side a home of one owner said in one word ("nonna's", "mum's"), the other a home of which that is an
+    owner, named by the description: a home of two ("Mum and Dad's house") when the one word is a family word the
+    description says ("lunch at Mum's"; a bare name's "Ana's" may be a business), or the home of a relative named
+    by a family word and a name ("Nonna Lucia's house", against "nonna's" or "Lucia's") when the description names
+    the relative so ("lunch at Nonna Lucia's")."""
+    oa, ob = _owners(a), _owners(b)
+    if oa is None or ob is None:
+        return False
+    for short, long in ((oa, ob), (ob, oa)):
+        if len(short) != 1 or len(short[0].split()) != 1:
+            continue
+        who = short[0]
+        if len(long) == 2 and who in _KIN and who in long and NAMED + who in cues:
+            return True  # "mum's" / "Mum and Dad's house" for lunch at Mum's
+        titled = long[0].split() if len(long) == 1 else []
+        if len(titled) == 2 and titled[0] in _KIN and who in titled and NAMED + long[0] in cues:
+            return True  # "nonna's" / "Nonna Lucia's house" for lunch at Nonna Lucia's
     return False

@@ -77,7 +77,7 @@ from proevent.evaluate.placeforms import (
 )
 from proevent.evaluate.placeinitials import acronym as _acronym
 from proevent.evaluate.placemeetings import titles_apart
-from proevent.evaluate.placeowners import owner_cues, resolved, unresolved
+from proevent.evaluate.placeowners import kin_home, kin_resolved, named_cues, owner_cues, resolved, unresolved
 from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazetteer_key: re-exported)
     _BIND,
     _COMPASS,
@@ -454,8 +454,8 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     A typo of the other side's word is read as the other side writes it, and the rule asked again; then the parts
     in their other readings (:func:`_rearranged`, :func:`_city_apart`, :func:`room_named`). Two meetings with
     different codes or channels are two meetings (:func:`meeting`)."""
-    if cues and resolved(a, b, cues):
-        return True  # "her place" for dinner at Ana's is Ana's place
+    if cues and (resolved(a, b, cues) or kin_resolved(a, b, cues)):
+        return True  # "her place" for dinner with Ana is Ana's place; "nonna's" for lunch at Nonna Lucia's
     ma, mb = meeting(a), meeting(b)
     if ma is not None and mb is not None:
         return ma == mb  # "meet.google.com/xyz-..." is not "meet.google.com/qrs-...", but "Meet link xyz-..."
@@ -746,6 +746,8 @@ class PlacesJudge(LocationJudge):
         cues = hits(description)
         if a is not None and b is not None and (unresolved(a) or unresolved(b)):
             cues |= owner_cues(description)  # "her place" for dinner at Ana's
+        if a is not None and b is not None and (kin_home(a) or kin_home(b)):
+            cues |= named_cues(description)  # "nonna's" for lunch at Nonna Lucia's
         if a is not None and b is not None and (names_terminal(a) or names_terminal(b)):
             cues |= flight_cues(description)  # "Heathrow Terminal 5" for a flight from Heathrow
         if not cues or a is None or b is None:
