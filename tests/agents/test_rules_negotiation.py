@@ -779,3 +779,46 @@ def test_a_yes_then_a_name_asked_agrees_and_names_the_place():
     # "good game lads. same time next week?" opens with a yes-word but asks no place
     from proevent.agents.rules.reading import _RE_NAME_ASKED
     assert _RE_NAME_ASKED.match("good game lads. same time next week?", 4) is None
+
+
+def test_after_a_quiet_night_a_plan_on_another_day_is_new_and_the_activity_is_read_outside_reasons():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    party = make_event("e1", start="2026-03-14T20:00", end=None, location="Lantern Room", participants=list(members),
+                       description="Cy's birthday drinks")
+    group = dict(members=members, kind="group", name="crew", timetable=(party,))
+    # the evening before: a change of the party asked and settled; the next afternoon a drink for today
+    context = [("22:15", "Bob Ray", "lantern room cancelled our booking?? it's at Cobalt Lounge now, same time"),
+               ("22:30", USER, "ok cobalt lounge")]
+    ops = _act(context, **group)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "Cobalt Lounge"}]
+    chat = Chat(chat_id="c1", name="crew", type="group", members=list(members))
+    day2 = "2026-03-10"
+    msgs = [Message(chat_id="c1", time=f"{day2}T{hm}", sender=who, text=text) for hm, who, text in [
+        ("15:04", "Bob Ray", "random but drink after work today? 6 at the dive?"),
+        ("15:30", USER, "cant today, pilates. tmrw?"), ("15:41", "Bob Ray", "tmrw 6 works. dive?"),
+        ("15:43", USER, "ya")]]
+    moved = party.model_copy(update={"location": "Cobalt Lounge"})
+    obs = Observation(case_id="x", t=2, mode="single", repeat=0, user=USER, now=f"{day2}T20:00",
+                      window_start=f"{day2}T08:00", timetable=Timetable([moved]),
+                      chats=[ChatUpdate(chat=chat, context=[Message(chat_id="c1", time=f"{MON}T{hm}", sender=who,
+                                                                    text=text) for hm, who, text in context],
+                                        new=msgs)])
+    ops = asyncio.run(RulesAgent().act(obs)).ops
+    assert [(op["op"], op["event"]["start"], op["event"]["location"], op["event"]["participants"]) for op in ops] == [
+        ("insert", "2026-03-11T18:00", "dive", [USER, "Bob Ray"])]
+    # "my 5pm meeting always runs over" is why, not a run
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.reading import _planned_text, activity_of, features
+    cues = load_cues()
+    f = features("can we do 6:30 instead? my 5pm meeting always runs over", datetime(2026, 3, 9, 8, 10), cues)
+    assert activity_of(_planned_text(f), cues) is None
+
+
+def test_a_video_call_named_in_a_reason_is_no_place():
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.reading import _place_of, features
+    cues = load_cues()
+    said = features("they have a booking thing on whatsapp", datetime(2026, 3, 9, 12, 46), cues)
+    assert _place_of(said, cues) is None
+    assert _place_of(features("let's do it on whatsapp instead", datetime(2026, 3, 9, 12, 46), cues), cues) == (
+        "WhatsApp")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from datetime import timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -72,6 +73,8 @@ from proevent.agents.rules.state import (
 from proevent.model import Chat, Message
 
 _KEEP_STATES = 4096
+_QUIET = timedelta(hours=6)
+"""A chat silent this long before a message: a new conversation (what was asked before is not answered)."""
 _CALL = 6
 """A roll-call ("parkrun sat?", "who's playing") is answered within this many messages."""
 _RE_INVITE = re.compile(r"(?<![\w'])(?:come|join us|who|who's|whos|anyone|any takers)(?![\w'])")
@@ -92,6 +95,9 @@ _RECENT_ALONE = 3
 _RE_PLACE_GONE = re.compile(r"(?<![\w'])(?:closed|shut|is taken|'s taken|s taken|booked out|is booked up|"
                             r"under renovation|being (?:painted|repaired|renovated))(?![\w'])")
 """The event's place cannot be used ("closed the rajmachi route", "hugo's taken"): a new one is sought."""
+_RE_MOVED = re.compile(r"(?<![\w'])(?:move[sd]?|moving|push(?:ed)?|postponed?|reschedul\w*|shift(?:ed)?|changed?)"
+                       r"(?![\w'])")
+"""A plan said to be moved ("intercambio moves to sunday"): the same plan on another day."""
 _RE_MOVE_ASKED = re.compile(r"(?<![\w'])(?:move|moving|reschedul\w*|push|postpone|shift|bring (?:it )?forward)"
                             r"(?![\w'])")
 """A change asked for before its new values ("can we move tomorrow's call?"): the next offer moves that event."""
@@ -236,6 +242,11 @@ class RulesAgent:
     def _play(self, state: ChatState, msg: Message, chat: Chat, obs: Observation, work: Work) -> Played:
         user, sender = obs.user, msg.sender
         state.seen += 1
+        at = sent_at(msg.time)
+        state.quiet_before = state.last_at is not None and at - state.last_at > _QUIET
+        state.last_at = at
+        if state.quiet_before:
+            state.moving = None  # a change asked yesterday is not what today's message answers
         before = (state.open, state.open.values if state.open else None)
         asked = (state.cancel_asked, state.join_asked)
         f = features(msg.text, sent_at(msg.time), self.cues)
@@ -469,6 +480,9 @@ class RulesAgent:
             state.join_asked = None
             return
         draft = state.open
+        if draft is not None and (state.quiet_before or state.seen - draft.at > recent_window(chat)) and (
+                values.day is not None and values.day != draft.values.day and not _RE_MOVED.search(fold(move.text))):
+            state.open = draft = None  # an old open plan, and another day proposed long after: a new plan
         if draft is not None and values.day is not None and values.clock is None and values.place is None and not (
                 move.asks or move.agrees or move.change or move.activity) and _RE_THIRD_LEAD.match(fold(move.text)):
             return  # "she's posting it in the group tmrw": someone's errand's day, not the plan's

@@ -80,6 +80,9 @@ _RE_I_NEXT = re.compile(r"[,!]?\s+(?:i|i'm|im|i've|ive|i'll)(?![\w'])")
 """A name that opens a message and is followed by "I": the one spoken to ("nell i'm so sorry"), not
 the one who drops out."""
 _RE_AFTER_MY = re.compile(r"(?<![\w'])(after|with)\s+my(?![\w'])")
+_RE_AFTER_WORK = re.compile(
+    r"(?<![\w'])(?:after|before)\s+(?:work|class|school|uni|college|training|practice)(?![\w'])")
+"""'drink after work today?': a time of day, not a reason."""
 """'right after my dentist', 'dinner with my parents': the 'my' names the event the plan follows or
 who comes, not a reason."""
 _RE_USUAL = re.compile(r"(?<![\w'])(?:the\s+|our\s+)?usual\s+(?:spot|place|room|venue|table|court|pitch|cafe|café|"
@@ -152,7 +155,7 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
     # clause can be a reason only when the message holds a reason or a decline
     gives = [k for k in ("reason", "decline") if k in hits]
     unless = [k for k in ("change", "ask", "agree") if k in hits] if gives else []
-    after_my = bool(gives) and ("after" in folded or "with" in folded)  # the rewrite below needs the word
+    after_my = bool(gives) and ("after" in folded or "with" in folded or "before" in folded)  # the rewrites need them
     clauses: list[tuple[int, int, bool]] = []
     pos = 0
     for m in [*_RE_CLAUSE.finditer(folded), None]:
@@ -162,6 +165,7 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
             reason = False
             if gives:
                 said = _RE_AFTER_MY.sub(r"\1 the", part) if after_my else part
+                said = _RE_AFTER_WORK.sub(" later ", said) if after_my else said
                 reason = any(cues.has(k, said) for k in gives) and not any(cues.has(k, said) for k in unless)
             clauses.append((pos, end, reason))
         if m is not None:
@@ -312,7 +316,7 @@ def _place_of(f: Features, cues: Cues) -> str | None:
     if "same" in f.folded and _RE_LAST.search(f.folded):
         return LAST
     place = call_place(f.masked) or find_place(f.masked, cues) or _place_instead(f, cues)
-    return place if place is not None and not in_reason(f, f.masked.find(place)) else None
+    return place if place is not None and not in_reason(f, f.folded.find(fold(place))) else None  # ("Zoom": "zoom")
 
 
 _RE_INSTEAD = re.compile(r"([^,.;!?\n\0]{2,40}?)\s+instead\b", re.I)
@@ -609,6 +613,15 @@ _RE_NAME_ASKED = re.compile(r"[ ,!]+[^.!?,;\0]{2,40}\?+\s*$")
 """What follows a yes that opens a message: only a name, asked ("ya maxwell?")."""
 
 
+def _planned_text(f: Features) -> str:
+    """The message without its reasons and what the speaker owns ("changed my flight"): where the
+    activity planned is named ("can we do 6:30 instead? my 5pm meeting always runs over" plans no run)."""
+    text = f.folded
+    if any(reason for _, _, reason in f.clauses):
+        text = "".join(f.folded[a:b] if not reason else " " * (b - a) for a, b, reason in f.clauses)
+    return _RE_MY_THING.sub(" ", text) if "my" in f.tokens else text
+
+
 def _asked_name(f: Features, cues: Cues) -> str | None:
     """A clause that is only a name asked beside the plan's day or time: "fri works. lucky thai? 7:30?"."""
     for a, b, reason in f.clauses:
@@ -647,7 +660,7 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
         "change" in f.hits or v.place is not None and _RE_ANNOUNCED.search(f.folded) is not None)
     return Proposal(ctx.sender, values=v, change="change" in f.hits or bool(_RE_SAME.search(f.folded)),
                     fact=fact, agrees="agree" in f.hits and "decline" not in f.hits, asks=asks,
-                    activity=activity_of(_RE_MY_THING.sub(" ", f.folded) if "my" in f.tokens else f.folded, cues),
+                    activity=activity_of(_planned_text(f), cues),
                     text=f.text)
 
 

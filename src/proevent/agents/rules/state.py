@@ -74,6 +74,10 @@ class ChatState:
     """A two-person event the other one dropped out of (at this message count): off unless the user goes anyway."""
     moving: tuple[str, str, int] | None = None
     """A change of this event was asked (by this sender, at this message count), or a question put about it."""
+    quiet_before: bool = False
+    """The chat was quiet for hours before the message being played: a new conversation."""
+    last_at: datetime | None = None
+    """When the chat's last message played was sent."""
 
 
 @dataclass(slots=True)
