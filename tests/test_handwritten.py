@@ -280,3 +280,23 @@ def test_the_second_set_is_exactly_the_build_of_its_sources_and_passes_the_struc
     structural = [i for case in ds.cases for i in validate_case(case) if i.code in STRUCTURAL_CODES]
     assert structural == []
     assert {c.case_id for c in ds.cases}.isdisjoint({c.case_id for c in load_dataset(HANDWRITTEN).cases})
+
+
+# ---- the third set (examples/handwritten_c/, written blind to the agents like the second) -----------
+HANDWRITTEN_C = HANDWRITTEN.parent / "handwritten_c"
+
+
+def test_the_third_set_is_exactly_the_build_of_its_sources_and_passes_the_structural_checks(tmp_path):
+    cases_c = builder.build(HANDWRITTEN_C / "src")
+    builder.write(cases_c, tmp_path, "proevent-handwritten-c")
+    for name in ("cases.jsonl", "dataset.json"):
+        assert (tmp_path / name).read_bytes() == (HANDWRITTEN_C / name).read_bytes(), (
+            f"{name} differs from a rebuild: see examples/handwritten_c/README.md")
+    ds = load_dataset(HANDWRITTEN_C)
+    assert ds.manifest.name == "proevent-handwritten-c" and len(ds.cases) == 24
+    structural = [i for case in ds.cases for i in validate_case(case) if i.code in STRUCTURAL_CODES]
+    assert structural == []
+    ops = [op for case in ds.cases for step in case.steps for op in step.gold_ops]
+    assert (len(ops), sum(op.op == "insert" for op in ops), sum(op.op == "delete" for op in ops)) == (147, 31, 6)
+    earlier = {c.case_id for p in (HANDWRITTEN, HANDWRITTEN_B) for c in load_dataset(p).cases}
+    assert {c.case_id for c in ds.cases}.isdisjoint(earlier)
