@@ -68,8 +68,8 @@ def chain_store(parsed: Parsed, other: Parsed, chain_length: Callable[[Words], i
     if len(head) < 2 or len(parsed.parts) < 2 or len(other.parts) < 2:
         return parsed
     for name, extra in ((head[:-1], head[-1]), (head[1:], head[0])):
-        if chain_length(name) != len(name) or not extra.isalpha() or extra in _PLACE_KINDS \
-                or gazetteer.is_place_name(extra) or not set(name) <= set(other.parts[0]):
+        if not extra.isalpha() or extra in _PLACE_KINDS or not set(name) <= set(other.parts[0]) \
+                or chain_length(name) != len(name) or gazetteer.is_place_name(extra):
             continue
         if extra in _MODIFIERS and any(w in _MODIFIERS and w != extra for w in other.parts[0]):
             continue  # "the big Asda" and "the little Asda" on one street are two stores

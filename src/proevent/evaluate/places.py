@@ -567,8 +567,13 @@ def _branch_of(parsed: Parsed, other: Parsed) -> Parsed:
 
 
 def _chain_store(parsed: Parsed, other: Parsed) -> Parsed:
-    return chain_store(parsed, other, lambda name: max(_chain_index().starting(name), default=0),
-                       _same_spot)  # "the big tesco on purley way"
+    return chain_store(parsed, other, _chain_length, _same_spot)  # "the big tesco on purley way"
+
+
+@lru_cache(maxsize=4096)
+def _chain_length(head: tuple[str, ...]) -> int:
+    """The most words of ``head`` that a chain's name starts it with (0: none)."""
+    return max(_chain_index().starting(head), default=0)
 
 
 def _same_spot(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
