@@ -46,7 +46,9 @@ place-name part ("town", "vale", "dale", "ford", ...) gained or lost but by swap
 ("Kingston" / "Kingstown"); one letter put for another only from 9 letters; a letter more or
 less below 8 letters only as a vowel, an "h" or a doubled letter ("Staton", "Dalston" is not
 "Dalton"). A short word (3 letters or more) may lose or gain a doubled letter when another
-distinctive word of the name is equal ("Primrose Hil"). Numbers and one-letter words must be
+distinctive word of the name is equal ("Primrose Hil"), and a word of 6 letters or more inside a
+name of three words or more a letter when its first and last words hold ("Riverside Medial
+Practice"); two words may be written as one ("Hairsalon"). Numbers and one-letter words must be
 equal. An acronym of 2-5 letters matches the initials of the other side ("MSG"). A city against
 a venue, a room without its building, or "his place" against "Tom's place" has different heads
 and is refused.
