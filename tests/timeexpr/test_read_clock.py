@@ -139,3 +139,22 @@ def test_explicit_forms_keep_their_single_reading():
 def test_the_day_comes_with_the_time():
     r = read("fri 8?", REF, DINNER)
     assert r.day() == date(2026, 3, 13) and r.start_time() == (20, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "clocks", "minutes"),
+    [
+        ("yoga from 18h30 till 19h30", [((18, 30), "start"), ((19, 30), "end")], []),  # "18h30": a clock
+        ("dinner at 20h", [((20, 0), "start")], []),  # a 24-hour "h" after "at"
+        ("rdv 7h45 devant la gare", [((7, 45), "start")], []),  # (both halves kept, as for "7:45")
+        ("the drive takes 1h30", [], [90]),  # small hours with minutes: a length
+        ("for 2h", [], [120]),
+        ("for 8h30 straight", [], [510]),  # after "for": a length, whatever the hour
+    ],
+)
+def test_a_clock_written_with_h_is_read_as_a_clock_and_a_length_stays_a_length(text, clocks, minutes):
+    r = read(text, REF)
+    assert [(clock in c.times, c.role) for c, (clock, _) in zip(r.clocks, clocks, strict=False)] == [
+        (True, role) for _, role in clocks]
+    assert len(r.clocks) == len(clocks)
+    assert [d.minutes for d in r.durations] == minutes

@@ -151,11 +151,28 @@ _RE_LETTERS = re.compile(r"[a-z]+")
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
 
+_RE_H_CLOCK = re.compile(r"(?<![\w:.£$€])(?<!for )(?<!in )(?<!takes )([7-9]|1\d|2[0-3])h(\d\d)?(?![\w:])", re.I)
+"""A clock written with "h" ("18h30", "19h", "7h45"): the form of much of Europe and Latin America.
+Not "2h" or "1h30" (durations: small hours are read so only with minutes and from 7 on) nor a
+length after "for", "in", "takes"; a bare "9h" or "11h" is read as a clock, "13h" and later too."""
+
+
 def fold(text: str) -> str:
     """``text`` with the four non-ASCII letters that case-insensitive patterns match as ASCII ones
     ("ſ" as "s", the Kelvin sign as "k", dotted and dotless "i") written as those, one character
-    for one (offsets stay): what a pattern matches is then always a vocabulary word."""
+    for one (offsets stay): what a pattern matches is then always a vocabulary word; and a clock
+    written with "h" as one with a colon ("18h30" as "18:30", "19h" as "19 " with a bare hour's
+    licence), again one character for one."""
+    if "h" in text or "H" in text:
+        text = _RE_H_CLOCK.sub(_h_clock, text)
     return text if text.isascii() else text.translate(_FOLD)
+
+
+def _h_clock(m: re.Match[str]) -> str:
+    hour, minutes = m.group(1), m.group(2)
+    if minutes is not None:
+        return f"{hour}:{minutes}"
+    return f"{hour} " if int(hour) >= 13 else m.group(0)  # "17h" -> "17 " (a 24-hour clock)
 
 
 @lru_cache(maxsize=4096)
