@@ -10,8 +10,9 @@ added beside them. Measured, each in a fresh process, median of ``--repeat``:
   memory of the whole command as users run it: startup and imports, loading, scoring the three
   runs with 1,000-resample intervals, tables, error analysis, both plots and index.html, exit;
   the figure issue 14 bounds at 3 s;
-- the same inside one process, split into scoring (``load_scored_runs``) and writing
-  (``write_report``: tables, errors, plots, page);
+- the same inside one process, split into scoring (``load_scored_runs``, called as the command
+  calls it: ``traces=False`` where the tree has it) and writing (``write_report``: tables,
+  errors, plots, page);
 - the quickstart loop end to end (wall seconds), when ``--quickstart-cases`` is not 0.
 
 Each tree's ``src`` is byte-compiled first (``compileall``), as an installed package is: where
