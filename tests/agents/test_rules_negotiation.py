@@ -822,3 +822,26 @@ def test_a_video_call_named_in_a_reason_is_no_place():
     assert _place_of(said, cues) is None
     assert _place_of(features("let's do it on whatsapp instead", datetime(2026, 3, 9, 12, 46), cues), cues) == (
         "WhatsApp")
+
+
+def test_the_no_of_no_worries_is_no_refusal():
+    review = make_event("e1", start="2026-03-10T14:00", end="2026-03-10T15:00", location="room Liffey",
+                        participants=[USER, "Bob Ray"], description="Annual review with Bob")
+    ops = _act([("08:36", "Bob Ray", "stuck in london till wed night. ok if we do it thursday, same time, on zoom?"),
+                ("08:58", USER, "no worries at all, thurs at 2 on zoom is grand")], timetable=(review,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T14:00"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-12T15:00"},
+                   {"op": "update", "id": "e1", "attribute": "location", "value": "Zoom"}]
+    # a "no" of its own still refuses
+    assert _act([("08:36", "Bob Ray", "thursday at 2 on zoom?"), ("08:58", USER, "no, sorry, thursday is full")],
+                timetable=(review,)) == []
+
+
+def test_the_one_event_held_at_the_service_is_what_its_chat_speaks_of():
+    dinner = make_event("e1", start="2026-03-11T19:00", end=None, location="Osteria Fantasma",
+                        participants=[USER, "Bob Ray"], description="Dinner with Bob")
+    asked = "Hi Ann, about your table on wed the 11th at 7pm: could we move you to 8?"
+    ops = _act([("10:02", "Osteria Fantasma", asked),
+                ("10:30", USER, "yes that's fine")],
+               members=(USER, "Osteria Fantasma"), name="Osteria Fantasma", timetable=(dinner,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-11T20:00"}]

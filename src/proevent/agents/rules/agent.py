@@ -596,6 +596,8 @@ class RulesAgent:
             others = state.others = frozenset(chat.members) - {user}
         words, days, times, parts, today, owned = link_keys(f)
         timed = bool(days or times or parts)
+        there = [s.id for s in work.live() if _at_service(s, chat)] if chat.type == "direct" and timed else []
+        held = there[0] if len(there) == 1 else None
         best: tuple[float, str, bool] | None = None
         for s in work.slots.values() if words or timed else ():  # no key: no event is named
             if s.deleted:
@@ -608,7 +610,8 @@ class RulesAgent:
                 a <= clock[0] < b for a, b in parts) else 0) if timed else 0
             if not hit and not when:
                 continue
-            overlap = not others.isdisjoint(s.participants)
+            overlap = not others.isdisjoint(s.participants) or s.id == held
+            # (the one event held at the place the chat is with: "Osteria Fantasma" for a dinner there)
             if not (hit or overlap):
                 continue
             score = hit + when + overlap + (s.id == state.focus)

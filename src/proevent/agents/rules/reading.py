@@ -143,6 +143,11 @@ class Context(NamedTuple):  # a tuple: built at every message of both modes, and
 _RE_ASKS = re.compile(r"(?<![\w'])(?:asks|asked|asking|wonders|wondering|wants to know|wanted to know)\s+$")
 
 
+def _inside(inner: list[re.Match[str]], outer: list[re.Match[str]]) -> bool:
+    """Every match of ``inner`` lies within one of ``outer``."""
+    return all(any(o.start() <= m.start() and m.end() <= o.end() for o in outer) for m in inner)
+
+
 @lru_cache(maxsize=MEMO)
 def features(text: str, ref: datetime, cues: Cues) -> Features:
     folded = fold(text)
@@ -151,6 +156,8 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
     if "hedge" in hits and all(m.group(0) == "if" and _RE_ASKS.search(folded, 0, m.start())
                                for m in cues.find("hedge", folded)):
         hits = hits - {"hedge"}  # "pappa asks if you can come at 1 instead": a relayed question, no hedge
+    if "decline" in hits and "agree" in hits and _inside(cues.find("decline", folded), cues.find("agree", folded)):
+        hits = hits - {"decline"}  # "no worries", "no problem": the "no" of a yes
     # a clause holds a phrase only if the whole message does: only those kinds are tried, and a
     # clause can be a reason only when the message holds a reason or a decline
     gives = [k for k in ("reason", "decline") if k in hits]
@@ -636,6 +643,9 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if _RE_NOT_A_PLAN.match(f.folded):
         return None  # "thanks for covering the review today", "what do helpers even do at the fair"
     v = values_of(f, ctx, cues)
+    if "decline" in f.hits and _leads(f, cues, "decline", words=1) and not f.question and (
+            v.day in (None, ctx.current_day) and v.clock in (None, ctx.anchor) and v.place is None and v.any()):
+        return Rejection(ctx.sender)  # "no, sorry, thursday is full": the plan's own day named in a no
     if _RE_AT_PLACE_OF.search(f.folded) and v.place is None:
         v.place = f"{ctx.sender.split()[0]}'s" if ctx.sender != ctx.user else None
     if v.place is None:
