@@ -845,3 +845,23 @@ def test_the_one_event_held_at_the_service_is_what_its_chat_speaks_of():
                 ("10:30", USER, "yes that's fine")],
                members=(USER, "Osteria Fantasma"), name="Osteria Fantasma", timetable=(dinner,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-11T20:00"}]
+
+
+def test_drop_outs_with_a_see_you_after_or_a_time_too_late_and_places_asked_elsewhere_or_labelled_by_a_day():
+    members = (USER, "Bob Ray", "Cy Hunt", "Dee Moss")
+    pottery = make_event("e1", start="2026-03-11T19:00", end="2026-03-11T21:00", location="the studio",
+                         participants=list(members), description="Pottery class")
+    group = dict(members=members, kind="group", name="pottery", timetable=(pottery,))
+    assert _act([("21:30", "Dee Moss", "i can't on wednesday, choir 🎶 see you next week")], **group) == [
+        {"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]
+    assert _act([("16:40", "Cy Hunt", "7 is too late for me, early flight. i'll skip this one 😔")], **group) == [
+        {"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Dee Moss"]}]
+    assert _act([("15:52", "Cy Hunt", "running 10 late, sorry")], **group) == []  # lateness stays lateness
+    # "saturday: kabaty forest instead of the park?" names the new place after a day that labels it
+    ops = _act([("12:00", "Bob Ray", "wednesday: the garden room instead of the studio? it's nicer"),
+                ("12:15", "Cy Hunt", "yes"), ("12:30", USER, "garden room fine by me")], **group)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "the garden room"}]
+    # "somewhere else?" asks where: a bare name next answers it
+    ops = _act([("10:21", "Bob Ray", "can we do wednesday somewhere else? the studio is being painted"),
+                ("10:35", "Cy Hunt", "Clay Corner? they have wheels"), ("11:30", USER, "ok clay corner")], **group)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "Clay Corner"}]

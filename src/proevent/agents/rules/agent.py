@@ -87,7 +87,8 @@ _RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im|
                     r"i can do that)\W*$")
 """A whole message that answers a roll-call by volunteering ("me")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
-_RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place)(?![\w'])")
+_RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place|somewhere else"
+                       r"|elsewhere|another place|a different place)(?![\w'])")
 _RE_ALONE = re.compile(r"(?<![\w'])(?:on my own|by myself|alone|solo|go anyway|still go|going anyway|i'll still)"
                        r"(?![\w'])")
 _RECENT_ALONE = 3
@@ -108,7 +109,7 @@ def _marks(f: Features) -> tuple[re.Match[str] | None, bool]:
     """The message's "straight after X" and whether it asks where (both modes play every message)."""
     text = f.folded
     after = _RE_AFTER.search(text) if "after" in text else None  # each pattern needs its words
-    where = ("where" in text or "place" in text or "spot" in text) and _RE_WHERE.search(text) is not None
+    where = ("where" in text or "place" in text or "spot" in text) and _RE_WHERE.search(text) is not None  # (elsewhere)
     return after, where
 
 

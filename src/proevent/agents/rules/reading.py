@@ -74,8 +74,9 @@ _RE_OUT_FOR = re.compile(r"(?:^|[,.;!?]\s*|(?<![\w'])(?:i'm|im|i am|she's|shes|h
 _RE_MY_THING = re.compile(r"(?<![\w'])my\s+[\w']+(?:\s+[\w']+)?")
 """'changed my flight', 'my 5pm meeting': the speaker's own commitment, not the activity planned."""
 _RE_I_CANT = re.compile(r"(?<![\w'])(?:i|i'm|im)\s+(?:actually\s+|really\s+|just\s+|now\s+)?(?:can't|cant|cannot)"
-                        r"(?:\s+(?:anymore|any more|after all))?\s*(?:[,.!;]|$)")
-"""'sunday afternoon i actually can't, got a shift': a drop-out said with nothing after the "can't"."""
+                        r"(?:\s+(?:anymore|any more|after all|on\s+\w+day|\w+day))?\s*(?:[,.!;]|$)")
+"""'sunday afternoon i actually can't, got a shift', "i can't on wednesday, choir": a drop-out said with
+nothing after the "can't" but a day."""
 _RE_I_NEXT = re.compile(r"[,!]?\s+(?:i|i'm|im|i've|ive|i'll)(?![\w'])")
 """A name that opens a message and is followed by "I": the one spoken to ("nell i'm so sorry"), not
 the one who drops out."""
@@ -326,6 +327,7 @@ def _place_of(f: Features, cues: Cues) -> str | None:
     return place if place is not None and not in_reason(f, f.folded.find(fold(place))) else None  # ("Zoom": "zoom")
 
 
+_RE_DAY_LABEL = re.compile(r"\0*\s*:\s*")
 _RE_INSTEAD = re.compile(r"([^,.;!?\n\0]{2,40}?)\s+instead\b", re.I)
 
 
@@ -336,8 +338,12 @@ def _place_instead(f: Features, cues: Cues) -> str | None:
     for m in _RE_INSTEAD.finditer(f.masked):
         start = m.start(1) + len(m.group(1)) - len(m.group(1).lstrip())
         opens = {a + len(f.folded[a:b]) - len(f.folded[a:b].lstrip()) for a, b, _ in f.clauses}
-        if start in opens and not in_reason(f, start):
-            place = short_answer_place(m.group(1).strip(), cues)
+        label = _RE_DAY_LABEL.match(f.masked, start)  # "saturday: kabaty forest instead?": a day labels the clause
+        if label is not None and label.end() < m.end(1):
+            start = label.end()
+        opening = start in opens or any(_RE_DAY_LABEL.fullmatch(f.masked, a, start) for a in opens if a < start)
+        if opening and not in_reason(f, start):
+            place = short_answer_place(f.masked[start:m.end(1)].strip(), cues)
             if place is not None and not activity_of(fold(place), cues):
                 return place
     return None
@@ -480,11 +486,15 @@ def _others_plan(f: Features, ctx: Context, cues: Cues) -> Move | None:
     return None
 
 
+_RE_TOO_LATE = re.compile(r"(?<![\w'])too (?:late|early)(?![\w'])")
+
+
 def _lateness(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if f.reading.clocks and any(c.corrects or _negated(f, c.start) for c in f.reading.clocks):
         return None  # "it's 7:30 tonight not 7, he's stuck at work": a correction, not lateness
-    if "late" in f.hits and not ({"change", "cancel", "ask"} & f.hits) and not f.question:
-        return Nothing(ctx.sender)
+    if "late" in f.hits and not ({"change", "cancel", "ask"} & f.hits) and not f.question and not (
+            "dropout" in f.hits and _RE_TOO_LATE.search(f.folded)):
+        return Nothing(ctx.sender)  # (not "8:30 is too late for me, i'll skip this one": a drop-out)
     return None
 
 
@@ -551,7 +561,7 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
         _RE_I_CANT.search(f.folded))
     if not said or "hedge" in f.hits and "dropout" not in hits:
         return None
-    if "remind" in f.hits and _first(f, cues, "remind") < _first(f, cues, "dropout"):
+    if "remind" in f.hits and _first(f, cues, "remind") < _dropout_at(f, cues):
         return None  # "see you tonight! I'm out of chalk": a see-you first is no drop-out
     if "hedge" in f.hits and _hedged_before(f, cues, ("dropout",)):
         return Hedge(ctx.sender)  # "I might skip tuesday"
@@ -559,7 +569,7 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return None
     v = values_of(f, ctx, cues)
     rest = _RE_CANT_ATTEND.sub(" ", cues.phrases["dropout"].sub(" ", f.folded))  # "make it" is no change here
-    own = v.day == ctx.current_day and v.clock in (None, ctx.anchor) and v.place is None and not v.end
+    own = v.day in (None, ctx.current_day) and v.clock in (None, ctx.anchor) and v.place is None and not v.end
     if v.any() and not own and ("ask" in f.hits or cues.has("change", rest)):
         return None  # "can't do 7, 8?": a counter-proposal (not "sunday afternoon i actually can't")
     named = _named_person(f, ctx)
@@ -570,6 +580,14 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
             named is not None and "self" not in f.hits):
         return Dropout(ctx.sender, person=named, day=day)  # "ama can't make sunday": relayed
     return Dropout(ctx.sender, person=ctx.sender, day=day)
+
+
+def _dropout_at(f: Features, cues: Cues) -> int:
+    """Where the drop-out is said: its first phrase, or the first form the patterns read."""
+    found = [_first(f, cues, "dropout")]
+    found += [m.start() for rx in (_RE_NO_FOR_ME, _RE_CANT_ATTEND, _RE_OUT_FOR, _RE_I_CANT)
+              if (m := rx.search(f.folded))]
+    return min(found)
 
 
 def _clause_day(f: Features, cues: Cues, hits: frozenset[str]) -> date | None:
