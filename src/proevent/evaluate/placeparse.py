@@ -43,11 +43,18 @@ _FOLD = {
     "direita": "direito", "prof": "professor", "sta": "santa", "sto": "santo", "vet": "veterinary",
     "med": "medical", "sci": "science", "acad": "academy", "assoc": "association", "elem": "elementary",
     "govt": "government",
+    "pca": "place", "estrada": "road", "estr": "road", "carretera": "road", "ctra": "road", "travessa": "lane",
+    "travesia": "lane", "trav": "lane", "avinguda": "avenue", "avgda": "avenue", "passeig": "paseo", "pso": "paseo",
+    "lgo": "largo", "jalan": "street", "jl": "street", "jln": "street", "cl": "close", "terr": "terrace",
+    "wy": "way", "bvd": "boulevard", "esp": "esplanade", "prom": "promenade", "cra": "carrera",
 }
 """Abbreviations to one written-out form ("St" is both Street and Saint, "Dr" both Drive and Doctor, in
 the languages of street names too: "Rua Dr." is "Rua Doutor"; one word stands for both, as a reader takes
 whichever fits), and a flat's side in Spanish and Portuguese addresses ("2º izq." is "2º izquierda",
-"3º Esq" "3º esquerdo"); titles and kinds as people cut them ("Prof.", "Sta.", "Vet", "Med", "Sci")."""
+"3º Esq" "3º esquerdo"); titles and kinds as people cut them ("Prof.", "Sta.", "Vet", "Med", "Sci"); street types
+as each country's addresses cut or write them ("Pça." praça, "Estr." estrada, "Ctra." carretera: road; "Trav."
+travessa: lane; "Avgda." avinguda; "Jl." / "Jln." jalan; "Cl." close, "Terr.", "Wy", "Esp.", "Prom."; Catalan
+"Passeig" is Spanish "Paseo"), and the dotted Italian ones ("V.le", "P.za", "C.so": :data:`_DOTTED_STREET`)."""
 _KIND_NAMES = {
     "museum": "museo musee museu muzeum", "gallery": "galleria galeria galerie", "theatre": "teatro theatro",
     "park": "parque parc parco", "garden": "jardin jardim giardino", "church": "iglesia eglise chiesa kirche igreja",
@@ -73,7 +80,9 @@ _OWNED = frozenset({"apartment", "flat"})
 """Home words that after a bare name make it an owner's ("Sarah apartment"; "Gordon House", "Park
 Place" are buildings and streets)."""
 _STREET_TYPES = frozenset({"street", "road", "avenue", "boulevard", "lane", "drive", "court", "parkway", "square",
-                           "highway", "way", "close", "crescent", "terrace"})
+                           "highway", "way", "close", "crescent", "terrace", "viale", "corso", "paseo", "carrera",
+                           "esplanade", "promenade"})
+"""Street types, those with no English word among them ("Viale", "Corso", "Paseo", Colombia's "Carrera")."""
 _STATION_WORDS = frozenset({"station"})
 """A station qualifier may lack the word ("at Kings Cross" / "King's Cross station"), unless the bare
 name is a city ("Leeds station" is not "Leeds")."""
@@ -140,6 +149,10 @@ _ONLINE_FILLER = frozenset({
 _SPLIT = re.compile(r"\s*(?:[,;()\[\]]|\s-\s|\s–\s|\s(?:on|at|in)\s)\s*", re.IGNORECASE)
 _CALLE = re.compile(r"(?<!\w)c/\s*", re.IGNORECASE)
 """Spanish "C/ Mayor" is "Calle Mayor"."""
+_DOTTED_STREET = {"v.le": "viale ", "p.za": "piazza ", "p.zza": "piazza ", "p.le": "piazzale ", "c.so": "corso ",
+                  "l.go": "largo ", "c.da": "contrada "}
+_DOTTED = re.compile(r"(?<![\w.])(" + "|".join(re.escape(k) for k in _DOTTED_STREET) + r")\s*", re.IGNORECASE)
+"""Italian street types written with a dot inside ("V.le Monza" is "Viale Monza", "P.zza Duomo" "Piazza Duomo")."""
 _UNI = re.compile(r"(?<!\w)u\.?(?=\s+(?:de|of|do|da|di)\s)", re.IGNORECASE)
 """"U. de Chile", "u of Toronto": a university."""
 _STREET_NEXT = re.compile(r"\s(?=(?:rue|calle|carrer|rua|via|viale|corso|avenida|avda)\s)", re.IGNORECASE)
@@ -147,13 +160,16 @@ _STREET_NEXT = re.compile(r"\s(?=(?:rue|calle|carrer|rua|via|viale|corso|avenida
 _NAMED_ROOM = re.compile(r"(?<!\w)(?:room|rm|sala|salle|raum)\s+[\w.-]*\d[\w.-]*\s*\(\s*([^()\d]+?)\s*\)",
                          re.IGNORECASE)
 """A room's number with its name in brackets ("Room 1.04 (Turing)"): the name is its other name."""
+_LETTER_DOT = re.compile(r"(?<![\w.])([^\W\d_])\.(?=\d)")
+"""A room's or building's letter written with a dot before its number ("G.03", "B.2.14") is the code without it
+("G03", "B2.14")."""
 _LECTURE_THEATRE = re.compile(r"(?<!\w)lt\s?(?=\d)", re.IGNORECASE)
 """"LT1" is "Lecture Theatre 1"."""
 _GLUED_LABEL = re.compile(r"(?<![\w.])(hs|rm|bldg|room|hall|gate|platform|studio|lab|suite|level|ward|bay|seat|block"
                           r"|pier|sala|salle|raum|aula)(?=\d)", re.IGNORECASE)
 """A label abbreviated or written out glued to its number ("HS1", "Rm101", "Gate12") is the label and the number
 ("LT1" is read by :data:`_LECTURE_THEATRE`)."""
-_STR_ABBREV = re.compile(r"(?<=\w)str\.(?=\s|$)", re.IGNORECASE)
+_STR_ABBREV = re.compile(r"(?<=[^\W\d_]{3})str\.(?=\s|$)", re.IGNORECASE)
 _STREET_COMPOUND = re.compile(r"(?<=[^\W\d_]{3})(?:strasse|straße)(?=[\s,.]|$)", re.IGNORECASE)
 """A German street name written as one word is the name and "Straße" ("Gumpendorferstrasse" is
 "Gumpendorfer Straße"; "Hauptstr." too, once written out)."""
@@ -232,6 +248,7 @@ class Parsed(NamedTuple):
 def _words(part: str) -> tuple[tuple[str, ...], bool]:
     """Canonical words of one part of a location (raw text), and whether its order is free."""
     part = _UNI.sub("universidad", _LECTURE_THEATRE.sub("lecture theatre ", _CALLE.sub("calle ", part)))
+    part = _LETTER_DOT.sub(r"\1", _DOTTED.sub(lambda m: _DOTTED_STREET[m.group(1).lower()], part))
     part = _GLUED_LABEL.sub(r"\1 ", part)
     part = _COMPOUND_KINDS.sub("main building", part)
     raw = _STREET_COMPOUND.sub(" strasse", _STR_ABBREV.sub("strasse", part)).split()  # "Hauptstr." is "Haupt Straße"

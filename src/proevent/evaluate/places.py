@@ -119,6 +119,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     room_named,
     split_as,
 )
+from proevent.evaluate.placepostal import number_rejoined, postcode_dropped
 from proevent.evaluate.placerooms import BUILDING_KINDS, codes, same_codes, street_address, unbuilt
 from proevent.evaluate.placeslips import (
     cut_short,
@@ -251,7 +252,7 @@ def _qualifier_match(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
     ("Yonge" / "Yonge Street", "Pennsylvania Avenue" / "Pennsylvania Avenue NW"); a known place
     matches one of its names so ("King's Cross station" / "Kings Cross")."""
     if words_match(q, r) or unworded(q, r, words_match) or unnumbered(q, r, _qualifier_match) \
-            or town_longer(q, r) or postcode_district(q, r):
+            or town_longer(q, r) or postcode_district(q, r) or postcode_dropped(q, r, words_match):
         return True  # "Shibuya-ku" / "Shibuya", "12 Bridge St" / "Bridge St", "Lech am Arlberg" / "Lech"
     for known, other in ((q, r), (r, q)):
         if len(known) == 1 and known[0][:1] == TOKEN and not any(w[:1] == TOKEN for w in other):
@@ -794,8 +795,8 @@ def _description(context: Any) -> str:
 
 
 _OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail, stopped,
-                   state_apart, _chain_store)
+                   state_apart, _chain_store, number_rejoined)
 """The other readings :func:`same_place` asks, in order: a city told apart, a head split as the other
 side's, a home at its address, a building named without its word, a branch apart, initials with a
 place, a street ending a head, a word cut short with a full stop, a city and its state ending a head, a
-chain's store by its street."""
+chain's store by its street, a house number after its street's part."""

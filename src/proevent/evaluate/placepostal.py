@@ -1,0 +1,75 @@
+"""Postal forms of addresses for the ``places`` judge (:mod:`proevent.evaluate.places`): a numeric postcode beside
+its town ("69117 Heidelberg", "Madrid 28013", "01310-200 São Paulo"), and a house number written after its street as
+a part of its own ("C/ Mayor, 5", the Spanish and Italian way of writing "Calle Mayor 5"). Deciding stays in
+``places``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from proevent.evaluate.placeparse import _BIND, _GENERIC, _STREET_TYPES, Parsed
+
+
+def _digits(word: str) -> bool:
+    return word.isdigit()
+
+
+def _postcode_at(part: tuple[str, ...]) -> tuple[int, int] | None:
+    """Where a numeric postcode lies in a part (start and end of its words), when the part is that postcode
+    beside a town's name (before or after it): one number of 4 to 6 digits, or two (a postcode written with a
+    hyphen or a space: "01310-200", "00-950", "114 55") of 4 to 9 digits in all, the first of 2 or more; the
+    town's words are letters only, no kind of place (a street's "Main Street 12345" is no town)."""
+    for start, end in ((0, 2), (0, 1), (len(part) - 2, len(part)), (len(part) - 1, len(part))):
+        if start < 0 or end - start >= len(part):
+            continue
+        code, town = part[start:end], part[:start] + part[end:]
+        if not all(_digits(w) for w in code) or len(code[0]) < 2:
+            continue
+        total = sum(len(w) for w in code)
+        if not (4 <= total <= 9 and (len(code) == 2 or total <= 6)):
+            continue
+        if 1 <= len(town) <= 3 and all(w.isalpha() and w not in _GENERIC and _BIND not in w for w in town):
+            return start, end
+    return None
+
+
+def postcode_dropped(q: tuple[str, ...], r: tuple[str, ...],
+                     match: Callable[[tuple[str, ...], tuple[str, ...]], bool]) -> bool:
+    """One qualifier is a town with its numeric postcode and the other the town alone ("69117 Heidelberg" /
+    "Heidelberg", "Madrid 28013" / "Madrid"): the postcode says where in the town, as a house number does on a
+    street. Two postcodes are left to the words (other codes are other areas)."""
+    at_q, at_r = _postcode_at(q), _postcode_at(r)
+    if (at_q is None) == (at_r is None):
+        return False
+    coded, bare, at = (q, r, at_q) if at_q is not None else (r, q, at_r)
+    assert at is not None
+    town = coded[:at[0]] + coded[at[1]:]
+    return not any(w.isdigit() for w in bare) and match(town, bare)
+
+
+def _house_number(part: tuple[str, ...]) -> bool:
+    """A house number alone: digits, perhaps with one letter ("5", "12b"), of at most 4 digits."""
+    if len(part) != 1:
+        return False
+    word = part[0]
+    digits = word[:-1] if word[-1:].isalpha() else word
+    return digits.isdigit() and len(digits) <= 4
+
+
+def _numberless_street(part: tuple[str, ...]) -> bool:
+    """A street without a house number: a street type and a word of its name, no digit ("Calle Mayor")."""
+    return any(w in _STREET_TYPES for w in part) and any(w not in _GENERIC for w in part) and not any(
+        any(c.isdigit() for c in w) for w in part)
+
+
+def number_rejoined(parsed: Parsed, other: Parsed) -> Parsed:
+    """A house number written as a part of its own right after its street ("C/ Mayor, 5, Madrid") read inside the
+    street's part ("Calle Mayor 5, Madrid"), as Spanish, Italian and Portuguese addresses write it; ``parsed``
+    when no part is so written. (``other`` plays no part: the reading is one of the location alone.)"""
+    parts = list(parsed.parts)
+    for i in range(len(parts) - 1, 0, -1):
+        if _house_number(parts[i]) and _numberless_street(parts[i - 1]):
+            parts[i - 1:i + 1] = [parts[i - 1] + parts[i]]
+    if len(parts) == len(parsed.parts):
+        return parsed
+    return parsed._replace(parts=tuple(parts), flat=tuple(w for p in parts for w in p), free_order=True)

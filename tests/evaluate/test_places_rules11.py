@@ -1,0 +1,41 @@
+"""Rules of the ``places`` judge added after the eleventh set, each on pairs written for the tests
+(not taken from any labelled set) with the near-misses it must keep apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from proevent.evaluate.places import same_place
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    # a numeric postcode beside its town on one side only; a house number after its street's part
+    ("Gartenstraße 7, 79098 Freiburg", "Gartenstr. 7, Freiburg", True),
+    ("Gartenstraße 7, 79098 Freiburg", "Gartenstr. 9, Freiburg", False),
+    ("Gartenstraße 7, 79098 Freiburg", "Gartenstraße 7, 79100 Freiburg", False),
+    ("Gartenstraße 7, 79098 Freiburg", "Gartenstraße 7, Stuttgart", False),
+    ("Calle Olmo 14, 41003 Sevilla", "C/ Olmo, 14, Sevilla", True),
+    ("Calle Olmo 14, Sevilla", "C/ Olmo, 16, Sevilla", False),
+    ("C/ Olmo, 14", "C/ Pino, 14", False),
+    ("Rua das Flores 200, 4050-262 Porto", "Rua das Flores, 200, Porto", True),
+    ("Rua das Flores 200, 4050-262 Porto", "Rua das Flores, 202, Porto", False),
+    ("Hotel Sol, 28013", "Hotel Sol, Madrid", False),  # a postcode alone names no town
+    # street types as national addresses cut them
+    ("Viale Piave 21, Milano", "V.le Piave, 21, Milan", True),
+    ("Piazza Cavour 3, 00193 Roma", "P.zza Cavour 3, Rome", True),
+    ("Piazza Cavour 3, Roma", "P.zza Garibaldi 3, Rome", False),
+    ("Avinguda Diagonal 400, Barcelona", "Avgda. Diagonal, 400, Barcelona", True),
+    ("Estr. da Luz 45, 1600-153 Lisboa", "Estrada da Luz 45, Lisbon", True),
+    ("Estr. da Luz 45", "Estrada da Luz 47", False),
+    ("Praça da Alegria 12", "Pça. da Alegria, 12", True),
+    ("Jalan Kenanga 9, Kuala Lumpur", "Jln. Kenanga 9, Kuala Lumpur", True),
+    ("Jalan Kenanga 9, Kuala Lumpur", "Jln. Kemuning 9, Kuala Lumpur", False),
+    # a room's letter written with a dot before its number
+    ("Tutorial Room B.14", "Tutorial Room B14", True),
+    ("Room C.2.11, Hartley Building", "Room C2.11, Hartley Building", True),
+    ("Tutorial Room B.14", "Tutorial Room B.15", False),
+    ("Tutorial Room B.14", "Tutorial Room D14", False),
+])
+def test_rules_after_the_eleventh_set(a: str, b: str, same: bool) -> None:
+    assert same_place(a, b) is same
+    assert same_place(b, a) is same
