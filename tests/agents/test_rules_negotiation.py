@@ -865,3 +865,16 @@ def test_drop_outs_with_a_see_you_after_or_a_time_too_late_and_places_asked_else
     ops = _act([("10:21", "Bob Ray", "can we do wednesday somewhere else? the studio is being painted"),
                 ("10:35", "Cy Hunt", "Clay Corner? they have wheels"), ("11:30", USER, "ok clay corner")], **group)
     assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "Clay Corner"}]
+
+
+def test_a_service_that_says_it_moved_the_booking_after_a_failure_moves_it():
+    show = make_event("e1", start="2026-03-14T21:00", end=None, location="Punchline Club", participants=[USER],
+                      description="Comedy show")
+    said = ("Dear Ann, due to high demand Saturday's 9pm show has been oversold. Your 2 tickets have been moved to "
+            "the 7pm show on the same night. Reply CANCEL within 24h for a full refund.")
+    ops = _act([("14:05", "Punchline Club", said)], members=(USER, "Punchline Club"), name="Punchline Club",
+               timetable=(show,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T19:00"}]
+    # an offer after a failure waits for the yes
+    assert _act([("14:05", "Punchline Club", "Sorry, the 9pm show is fully booked. Would the 7pm show work?")],
+                members=(USER, "Punchline Club"), name="Punchline Club", timetable=(show,)) == []

@@ -423,11 +423,19 @@ def _home_of_member(f: Features, ctx: Context) -> str | None:
 Rule = Callable[[Features, Context, Cues], Move | None]
 
 
+_RE_BEEN_MOVED = re.compile(r"(?<![\w'])(?:ha(?:ve|s) been|we've|we have)\s+(?:moved|changed|rescheduled|transferred)"
+                            r"|(?<![\w'])(?:is|are) now\s+(?:at|on|in)\s")
+"""A service that says a change is done ("your tickets have been moved to the 7pm show"), after the
+failure that caused it ("the 9pm show is oversold"): the change stands, it is not an offer."""
+
+
 def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not ctx.service or ctx.sender == ctx.user:
         return None
     if "failed" in f.hits:
         v = values_of(f, ctx, cues)
+        if v.any() and not f.question and _RE_BEEN_MOVED.search(f.folded) and "change" in f.hits:
+            return Proposal(ctx.sender, values=v, change=True, fact=True)  # "oversold; moved to the 7pm show"
         if v.clock is not None or f.question and v.any():
             return Proposal(ctx.sender, values=v)  # "fully booked at 7, would 8:30 work?": an offer
         return BookingFailed(ctx.sender)
