@@ -35,6 +35,28 @@ from proevent.evaluate.places import same_place
     ("Room C.2.11, Hartley Building", "Room C2.11, Hartley Building", True),
     ("Tutorial Room B.14", "Tutorial Room B.15", False),
     ("Tutorial Room B.14", "Tutorial Room D14", False),
+    # an online call with a person after "w/" or "with", or a host's personal room: the platform is the place
+    ("WhatsApp video", "WhatsApp video w/ Grandpa", True),
+    ("Skype", "skype with Auntie Rose", True),
+    ("Zoom Personal Room - Prof. Adeyemi", "Zoom", True),
+    ("Zoom Personal Room - Prof. Adeyemi", "zoom personal meeting room", True),
+    ("Skype w/ Grandpa", "Skype w/ Auntie Rose", False),  # two people, two calls
+    ("Zoom Personal Room - Prof. Adeyemi", "Zoom Personal Room - Dr. Lindqvist", False),
+    ("WhatsApp video w/ Grandpa", "FaceTime w/ Grandpa", False),  # two platforms
+    ("Skype w/ Grandpa", "Grandpa's house", False),
+    ("Café Lindo with the garden", "Café Lindo", False),  # no platform: "with" is no call's person
+    ("Zoom - Leeds office", "Zoom", False),  # after a dash only a titled person or a family word is a person
+    # "the usual" however said; parents and grandparents are the two said by family words
+    ("the usual", "our usual spot", True),
+    ("the usual place", "usual", True),
+    ("the usual", "the spot", False),
+    ("our usual spot", "Café Lindo", False),
+    ("Mam and Dad's house", "my parents' place", True),
+    ("Nan and Grandad's", "grandparents' house", True),
+    ("Mam and Dad's house", "grandparents' house", False),
+    ("Mum's", "parents' house", False),  # one of the two
+    ("Mum and Dad's", "Priya's parents' house", False),  # someone else's parents
+    ("Mum and Auntie Jo's", "parents' house", False),
 ])
 def test_rules_after_the_eleventh_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

@@ -119,3 +119,39 @@ def kin_resolved(a: str, b: str, cues: frozenset[str]) -> bool:
         if len(titled) == 2 and titled[0] in _KIN and who in titled and NAMED + long[0] in cues:
             return True  # "nonna's" / "Nonna Lucia's house" for lunch at Nonna Lucia's
     return False
+
+
+_COUPLES = {
+    "parents": (frozenset("mum mom mam mummy mommy mama mamma mother ma".split()),
+                frozenset("dad daddy papa father pa pop".split())),
+    "grandparents": (frozenset("gran granny grandma grandmother nan nana nanna oma nonna abuela".split()),
+                     frozenset("grandpa grandad granddad grandfather gramps opa nonno abuelo".split())),
+}
+"""Family words for two people, and the words for each of the two ("parents'" is "Mum and Dad's")."""
+
+
+def couple_home(a: str, b: str) -> bool:
+    """One side the home of "parents" or "grandparents" ("parents' house", "my grandparents' place"), the other
+    the home of the two said each by a family word ("Mum and Dad's", "Nana and Grandad's house"): one home, with
+    no description needed, as the word names exactly those two. "Mum's" alone, or "Tom's parents' house", is
+    left (one of the two, or someone else's parents)."""
+    oa, ob = _owners(a), _owners(b)
+    if oa is None or ob is None:
+        return False
+    for group, pair in ((oa, ob), (ob, oa)):
+        if len(group) == 1 and group[0] in _COUPLES and len(pair) == 2:
+            first, second = _COUPLES[group[0]]
+            words = {o.split()[0] for o in pair if len(o.split()) == 1}
+            if any(w in first for w in words) and any(w in second for w in words):
+                return True
+    return False
+
+
+_USUAL = re.compile(r"^(?:(?:the|our|my)\s+)?usual(?:\s+(?:spot|place|haunt|hangout))?$", re.IGNORECASE)
+"""A habitual place named by no one's name: "the usual", "our usual spot"."""
+
+
+def usual(location: str) -> bool:
+    """"The usual" however said ("the usual spot", "our usual place"): one reference, resolved by whoever made
+    it, so two such are the same and any named place is another."""
+    return bool(_USUAL.match(location.strip()))

@@ -66,6 +66,7 @@ from proevent.evaluate import gazetteer
 from proevent.evaluate.aliases import TOKEN, tokens_match
 from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
+from proevent.evaluate.placecalls import call_with
 from proevent.evaluate.placechains import ChainIndex, chain_store
 from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, postcode_district, said_in, state_apart
 from proevent.evaluate.placeforms import (
@@ -79,7 +80,16 @@ from proevent.evaluate.placeforms import (
 )
 from proevent.evaluate.placeinitials import acronym as _acronym
 from proevent.evaluate.placemeetings import titles_apart
-from proevent.evaluate.placeowners import kin_home, kin_resolved, named_cues, owner_cues, resolved, unresolved
+from proevent.evaluate.placeowners import (
+    couple_home,
+    kin_home,
+    kin_resolved,
+    named_cues,
+    owner_cues,
+    resolved,
+    unresolved,
+    usual,
+)
 from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazetteer_key: re-exported)
     _BIND,
     _COMPASS,
@@ -459,6 +469,13 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     different codes or channels are two meetings (:func:`meeting`)."""
     if cues and (resolved(a, b, cues) or kin_resolved(a, b, cues)):
         return True  # "her place" for dinner with Ana is Ana's place; "nonna's" for lunch at Nonna Lucia's
+    if (usual(a) and usual(b)) or couple_home(a, b):
+        return True  # "the usual" / "the usual spot"; "parents' house" / "Mum and Dad's"
+    (ca, wa), (cb, wb) = call_with(a), call_with(b)
+    if wa or wb:  # "FaceTime w/ Nana" is a FaceTime call, not FaceTime w/ Grandpa
+        if wa and wb and wa != wb:
+            return False
+        a, b = ca, cb
     ma, mb = meeting(a), meeting(b)
     if ma is not None and mb is not None:
         return ma == mb  # "meet.google.com/xyz-..." is not "meet.google.com/qrs-...", but "Meet link xyz-..."
