@@ -878,3 +878,20 @@ def test_a_service_that_says_it_moved_the_booking_after_a_failure_moves_it():
     # an offer after a failure waits for the yes
     assert _act([("14:05", "Punchline Club", "Sorry, the 9pm show is fully booked. Would the 7pm show work?")],
                 members=(USER, "Punchline Club"), name="Punchline Club", timetable=(show,)) == []
+
+
+def test_gated_skips_a_re_mention_of_what_the_timetable_holds_and_sends_a_change():
+    from proevent.agents.rules.detect import StepDetector
+    members = (USER, "Bob Ray", "Cy Hunt")
+    run = make_event("e1", start="2026-03-14T09:00", end=None, location="the park", participants=list(members),
+                     description="Saturday run")
+    chat = Chat(chat_id="c1", name="runners", type="group", members=list(members))
+
+    def step(lines):
+        msgs = [Message(chat_id="c1", time=f"{MON}T{hm}", sender=who, text=text) for hm, who, text in lines]
+        return Observation(case_id="x", t=1, mode="single", repeat=0, user=USER, now=f"{MON}T20:00",
+                           window_start=f"{MON}T08:00", timetable=Timetable([run]),
+                           chats=[ChatUpdate(chat=chat, context=[], new=msgs)])
+
+    assert StepDetector()(step([("10:00", "Bob Ray", "still 9 on saturday?"), ("10:05", "Cy Hunt", "9 yes")])) is False
+    assert StepDetector()(step([("10:00", "Bob Ray", "could we do 10 on saturday instead?")])) is True

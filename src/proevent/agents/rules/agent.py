@@ -522,6 +522,7 @@ class RulesAgent:
         if subject is not None and not new_activity and fits:
             changed = differs(values, subject)
             if not changed:
+                move.repeats = True
                 if chat.type == "group" and (move.asks or _RE_INVITE.search(fold(move.text))):
                     state.call = (subject.id, state.seen)  # "parkrun sat?": a roll-call on the event
                 return  # "yep 8:30": what the timetable holds already

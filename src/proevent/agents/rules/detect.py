@@ -6,7 +6,8 @@ open proposal moves the negotiation, a "yes" to a joke does not; a day named in 
 ("rain on saturday") proposes nothing. A step needs the model when the agent would change the
 timetable, or when one of its messages moves a negotiation (opens, changes, settles or drops a
 proposal), cancels, drops out, joins, books or asks a service for something, or proposes with a
-question or a clock time, even where the agent itself goes no further (it may have misread the
+question or a clock time values the event it is about does not hold already ("still 9 on saturday?"
+and "9 yes" re-mention it), even where the agent itself goes no further (it may have misread the
 event, and the model decides).
 
 Tuned on the tuning half of ``examples/handwritten`` (bench/bench_rules.py prints its figures
@@ -26,7 +27,7 @@ def _notices(p: Played) -> bool:
     move = p.move
     if p.changed or isinstance(move, _NOTICED):
         return True
-    return isinstance(move, Proposal) and (move.asks or move.values.clock is not None)
+    return isinstance(move, Proposal) and not move.repeats and (move.asks or move.values.clock is not None)
 
 
 class StepDetector:

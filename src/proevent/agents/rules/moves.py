@@ -89,6 +89,9 @@ class Proposal(Move):
     text: str = ""
     named: bool = False
     """The message names the event by the words of its description or place (set by the agent)."""
+    repeats: bool = False
+    """Its values are what the event it is about holds already ("yep 8pm", "still 9 on saturday?"): a
+    re-mention (set by the agent)."""
 
 
 @dataclass
