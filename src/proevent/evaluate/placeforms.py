@@ -105,7 +105,8 @@ def initials_apart(parsed: Parsed, other: Parsed, acronym: Callable[[str, str], 
     """A head that is a name's initials with a place before or after it, read as the name the initials spell with
     the place as a qualifier, against a side whose head those initials spell, its articles and "of" counted or not
     ("Van Nuys DMV" / "Department of Motor Vehicles, Van Nuys"; "YMCA Elm St", "TUM Garching", "BOI Dame St" / "Bank
-    of Ireland, Dame Street"); ``parsed`` when not."""
+    of Ireland, Dame Street"); a code after the initials ("MoMA PS1") names a branch or a part of the place, not
+where it is, and is left. ``parsed`` when not."""
     head, theirs = parsed.parts[0], other.parts[0]
     if len(head) < 2 or len(theirs) < 2:
         return parsed
@@ -113,7 +114,7 @@ def initials_apart(parsed: Parsed, other: Parsed, acronym: Callable[[str, str], 
     for initials, rest in (((head[0],), head[1:]), ((head[-1],), head[:-1])):
         word = initials[0]
         if word.isalpha() and 2 <= len(word) <= 5 and word not in _GENERIC and any(w not in _GENERIC for w in rest) \
-                and any(acronym(word, name) for name in spelled):
+                and not any(c.isdigit() for w in rest for c in w) and any(acronym(word, name) for name in spelled):
             parts = (theirs, rest, *parsed.parts[1:])  # the initials written as the name they spell
             return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
     return parsed

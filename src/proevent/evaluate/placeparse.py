@@ -69,6 +69,7 @@ _KIND_NAMES = {
     "mosque": "masjid mezquita mosquee moschee moskee camii cami",
     "basilica": "basilique basilika basiliek", "temple": "templo tempio tempel",
     "cafe": "kaffeehaus koffiehuis kahvila kawiarnia", "botanical": "botanico botanique botanischer botanisch",
+    "station": "stazione estacion estacao",
 }
 """A kind of place in other languages, read as the English word ("Museo Picasso" is "Picasso Museum")."""
 _FOLD.update({other: english for english, others in _KIND_NAMES.items() for other in others.split()})

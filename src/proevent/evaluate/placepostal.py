@@ -1,7 +1,7 @@
 """Postal forms of addresses for the ``places`` judge (:mod:`proevent.evaluate.places`): a numeric postcode beside
 its town ("69117 Heidelberg", "Madrid 28013", "01310-200 São Paulo"), and a house number written after its street as
-a part of its own ("C/ Mayor, 5", the Spanish and Italian way of writing "Calle Mayor 5"). Deciding stays in
-``places``."""
+a part of its own ("C/ Mayor, 5", the Spanish and Italian way of writing "Calle Mayor 5"), and a street's name bound
+to its type ("Mill Street Church" is not "Church Street Mill"). Deciding stays in ``places``."""
 
 from __future__ import annotations
 
@@ -73,3 +73,19 @@ def number_rejoined(parsed: Parsed, other: Parsed) -> Parsed:
     if len(parts) == len(parsed.parts):
         return parsed
     return parsed._replace(parts=tuple(parts), flat=tuple(w for p in parts for w in p), free_order=True)
+
+
+def _street_names(parsed: Parsed) -> set[tuple[str, str]]:
+    """The streets a location names by a word and a street type after it ("mill", "street")."""
+    return {(p[i - 1], p[i]) for p in parsed.parts for i in range(1, len(p)) if p[i] in _STREET_TYPES
+            and p[i - 1] not in _STREET_TYPES and p[i - 1].isalpha()}
+
+
+def streets_apart(pa: Parsed, pb: Parsed) -> bool:
+    """Each side names a street by a word the other side has elsewhere, under the same street type: words moved
+    across a street's type make another place ("Mill Street Church" is a church on Mill Street, "Church Street
+    Mill" a mill on Church Street), however freely the rest of the words may be ordered."""
+    sa, sb = _street_names(pa), _street_names(pb)
+    if not sa or not sb or sa == sb or {t for _, t in sa} != {t for _, t in sb}:
+        return False
+    return all(x in pa.flat and x in pb.flat for x, _ in sa ^ sb)

@@ -79,6 +79,7 @@ from proevent.evaluate.placeforms import (
     unworded,
 )
 from proevent.evaluate.placeinitials import acronym as _acronym
+from proevent.evaluate.placekinds import possessive_venue, use_dropped
 from proevent.evaluate.placemeetings import titles_apart
 from proevent.evaluate.placeowners import (
     couple_home,
@@ -129,7 +130,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     room_named,
     split_as,
 )
-from proevent.evaluate.placepostal import number_rejoined, postcode_dropped
+from proevent.evaluate.placepostal import number_rejoined, postcode_dropped, streets_apart
 from proevent.evaluate.placerooms import BUILDING_KINDS, codes, same_codes, street_address, unbuilt
 from proevent.evaluate.placeslips import (
     cut_short,
@@ -482,8 +483,8 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     pa, pb = parse(a), parse(b)
     if titles_apart(a, b) and _online(pa.parts) is not None and _online(pb.parts) is not None:
         return False  # "Teams – 'Weekly Ops'" is not "Teams – 'Monthly Ops Review'"
-    if numbers_swapped(pa, pb):
-        return False  # "Calle 45 #12-30" is not "Calle 12 #45-30"
+    if numbers_swapped(pa, pb) or streets_apart(pa, pb):
+        return False  # "Calle 45 #12-30" is not "Calle 12 #45-30", "Mill Street Church" not "Church Street Mill"
     if cues and elsewhere_than_said(pa, pb, cues):
         return False  # "Museum of Fine Arts, Houston" for an exhibit in Boston
     if _known_apart(pa, pb, cues) and _known_apart(_respelled(pa, pb), pb, cues) \
@@ -676,8 +677,8 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
     heads = (words_match(ha, hb) and _in_order(pa, pb, ha, hb)) or _code_of(ha, hb) or _code_of(hb, ha) \
         or (len(ha) == 1 and _acronym(ha[0], " ".join(hb))) or (len(hb) == 1 and _acronym(hb[0], " ".join(ha)))
     if not (heads or _extended(ha, hb, pb.raw_head, pa.raw_head) or _extended(hb, ha, pa.raw_head, pb.raw_head)
-            or _trimmed(ha, hb)
-            or _trimmed(hb, ha)):
+            or _trimmed(ha, hb) or _trimmed(hb, ha) or possessive_venue(ha, hb, pa.raw_head, pb.raw_head)
+            or possessive_venue(hb, ha, pb.raw_head, pa.raw_head)):
         return False
     fewer, more = sorted((list(pa.parts[1:]), list(pb.parts[1:])), key=len)
     for q in fewer:
@@ -812,8 +813,8 @@ def _description(context: Any) -> str:
 
 
 _OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail, stopped,
-                   state_apart, _chain_store, number_rejoined)
+                   state_apart, _chain_store, number_rejoined, use_dropped)
 """The other readings :func:`same_place` asks, in order: a city told apart, a head split as the other
 side's, a home at its address, a building named without its word, a branch apart, initials with a
 place, a street ending a head, a word cut short with a full stop, a city and its state ending a head, a
-chain's store by its street, a house number after its street's part."""
+chain's store by its street, a house number after its street's part, a hospital's or room's use dropped."""
