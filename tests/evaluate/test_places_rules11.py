@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from proevent.evaluate.places import same_place
+from proevent.evaluate.places import PlacesJudge, same_place
+from proevent.evaluate.placeset import PairContext
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [
@@ -91,7 +92,41 @@ from proevent.evaluate.places import same_place
     ("Hendricksons", "Hendrickson's Public House", True),
     ("Rosie's", "Rosie's Tavern", False),  # a first name: it may be Rosie's home
     ("Donnellan's Old Ale House", "Donnelly's Old Ale House", False),
+    # a famous street of the alias table takes a house number, as a street with its type does
+    ("Pret Fifth Avenue", "Pret, 425 5th Ave", True),
+    ("Pret Oxford Street", "Pret A Manger, 11 Oxford St", True),
+    ("Pret Fifth Avenue", "Pret, 425 Madison Ave", False),
+    ("Pret, 425 Fifth Avenue", "Pret, 427 5th Ave", False),
+    # a two-letter code of the city's own country is that country, whatever state it also abbreviates
+    ("Cafe Hana, Berlin, DE", "Cafe Hana, Berlin", True),
+    ("Hamburg", "Hamburg, DE", True),
+    ("Berlin", "Berlin, CT", False),
+    ("Paris", "Paris, TX", False),
+    # initials with the initial of the name's last word, against the name written out, its qualifiers as usual
+    ("Birla Institute of Technology Mesra", "BIT-M, Ranchi", True),
+    ("Birla Institute of Technology Mesra", "BIT-P, Ranchi", False),
+    ("Birla Institute of Technology Mesra, Ranchi", "BIT-M, Patna", False),
+    # a room of a building named by its kind alone is inside it: it picks no branch of a chain
+    ("Marriott Riverside", "Marriott Riverside, Grand Ballroom", True),
+    ("Marriott", "Marriott, Lobby", True),
+    ("Marriott Riverside, Ballroom", "Marriott Docklands, Ballroom", False),
+    ("Marriott Riverside, Ballroom", "Marriott Riverside, Ballroom B", False),
+    ("Marriott", "Marriott, Canal Street", False),
 ])
 def test_rules_after_the_eleventh_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same
     assert same_place(b, a) is same
+
+
+@pytest.mark.parametrize(("a", "b", "description", "same"), [
+    # an event on or during a trip, holiday or weekend named by a city is in that city
+    ("Five Guys", "Five Guys, Lisbon", "lunch on our Porto trip", False),
+    ("Five Guys", "Five Guys, Porto", "lunch on our Porto trip", True),
+    ("Five Guys", "Five Guys, Lisbon", "lunch during the Porto weekend", False),
+    ("Five Guys", "Five Guys, Lisbon", "packing for our Porto trip", True),  # not during it
+    ("Five Guys", "Five Guys, Lisbon", "lunch with Ana", True),
+])
+def test_rules_after_the_eleventh_set_read_with_the_description(a: str, b: str, description: str, same: bool) -> None:
+    judge = PlacesJudge()
+    assert judge.same(a, b, PairContext(description)) is same
+    assert judge.same(b, a, PairContext(description)) is same

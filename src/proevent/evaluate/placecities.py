@@ -24,6 +24,9 @@ event is in ("dinner in Boston": ``#in:boston``; "in Portland, Oregon": ``#in:po
 _CAP = r"[A-ZÀ-Þ][\w'’.-]*"
 _IN_PLACE = re.compile(rf"(?<!\w)in\s+({_CAP}(?:\s+{_CAP}){{0,2}})(?:\s*,\s*({_CAP}(?:\s+{_CAP})?))?")
 """"in" and a capitalised name of one to three words, perhaps a region after a comma."""
+_ON_TRIP = re.compile(rf"(?<!\w)(?:on|during)\s+(?:our|my|the|a|his|her|their)\s+({_CAP}(?:\s+{_CAP})?)\s+"
+                      r"(?:trip|holiday|holidays|vacation|getaway|city\s+break|weekend)(?!\w)")
+""""on our Budapest trip": an event during a stay in that city is in it ("packing for our Rome trip" is not)."""
 
 
 @lru_cache(maxsize=1)
@@ -87,8 +90,13 @@ def said_in(description: str) -> frozenset[str]:
     """The city and region a description says the event is in, as cues: "in" and a capitalised
     name that is a city or region of the gazetteer ("lunch in Boston", "in Portland, Oregon"; a
     city's other name read as its English one). A city whose best-known namesake lies outside the
-    region named with it is left out ("in Portland, Maine": only Maine)."""
+    region named with it is left out ("in Portland, Maine": only Maine). An event "on" or "during" a trip, holiday
+    or weekend named by a city ("dinner on our Budapest trip") is in that city."""
     found: set[str] = set()
+    for m in _ON_TRIP.finditer(description):  # "dinner on our Budapest trip"
+        city = _key(_aliases().fold(_words(m.group(1))[0]))
+        if gazetteer.town(city):
+            found.add(SAID_CITY + city)
     for m in _IN_PLACE.finditer(description):
         words = _aliases().fold(_words(m.group(1))[0])
         city = next((_key(words[:n]) for n in range(len(words), 0, -1) if gazetteer.town(_key(words[:n]))), None)

@@ -10,8 +10,9 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from proevent.evaluate import gazetteer
+from proevent.evaluate.aliases import TOKEN
 from proevent.evaluate.normalize import normalize_location
-from proevent.evaluate.placeparse import _BIND, _GENERIC, _STREET_TYPES, Parsed, _key
+from proevent.evaluate.placeparse import _BIND, _GENERIC, _STREET_TYPES, Parsed, _aliases, _key
 
 _ADMIN_WORDS = frozenset({"ku", "gu", "shi"})
 """A ward's or city's word written after its name in Japanese and Korean addresses ("Shibuya-ku", "Gangnam-gu"):
@@ -32,13 +33,15 @@ def unnumbered(q: tuple[str, ...], r: tuple[str, ...], match: Callable[[tuple[st
         -> bool:
     """One qualifier is a street with its house number and the other the same street without one ("12 Bridge
     Street" / "Bridge St", "Rua da Rosa 45" / "Rua da Rosa"): a venue's street says where it is with or without
-    the number. Both must name a street (a street type and its name); a number on each side is left to
-    the words (different numbers are different addresses)."""
+    the number. Both must name a street (a street type and its name, or a famous street of the alias table: "767
+    Fifth Avenue"); a number on each side is left to the words (different numbers are different addresses)."""
     nq, nr = [w for w in q if _number(w)], [w for w in r if _number(w)]
     if bool(nq) == bool(nr) or len(nq + nr) != 1:
         return False
     q2, r2 = tuple(w for w in q if not _number(w)), tuple(w for w in r if not _number(w))
-    return any(w in _STREET_TYPES for w in q2) and any(w not in _STREET_TYPES for w in q2) and match(q2, r2)
+    known = len(q2) == 1 and q2[0][:1] == TOKEN and "street" in _aliases().kinds(q2[0])  # "767 Fifth Avenue"
+    return (known or (any(w in _STREET_TYPES for w in q2) and any(w not in _STREET_TYPES for w in q2))) \
+        and match(q2, r2)
 
 
 def unworded(q: tuple[str, ...], r: tuple[str, ...], match: Callable[[tuple[str, ...], tuple[str, ...]], bool]) \

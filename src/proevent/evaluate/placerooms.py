@@ -5,11 +5,19 @@ a street with its house number. Deciding stays in ``places``."""
 from __future__ import annotations
 
 from proevent.evaluate.aliases import TOKEN
-from proevent.evaluate.placeparse import _BIND, _GENERIC, _STREET_TYPES, Parsed, _labelled
+from proevent.evaluate.placeparse import _BIND, _GENERIC, _MODIFIERS, _STREET_TYPES, Parsed, _labelled
 
 BUILDING_KINDS = frozenset({"building", "hall", "tower", "wing", "house", "centre", "library", "pavilion", "annex",
                             "lab", "clinic", "hospital", "hotel"})
 """Kinds of building: one on each side that the other lacks are two buildings ("Physics Building" / "Physics Hall")."""
+_ROOMS = frozenset({"ballroom", "boardroom", "lobby", "foyer", "atrium", "rooftop", "mezzanine", "reception"})
+"""Rooms of a building named by their kind alone ("Ballroom", "the Lobby")."""
+
+
+def room_alone(part: tuple[str, ...]) -> bool:
+    """A part naming a room of a building by its kind alone, perhaps with modifiers ("Ballroom", "Grand Ballroom",
+    "Lobby"): inside the place, as "Room 204" is, so it picks no branch of a chain ("Hilton Bankside, Ballroom")."""
+    return bool(part) and part[-1] in _ROOMS and all(w in _MODIFIERS for w in part[:-1])
 
 
 def codes(parsed: Parsed) -> list[tuple[str, str]]:

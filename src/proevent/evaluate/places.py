@@ -131,7 +131,7 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     split_as,
 )
 from proevent.evaluate.placepostal import number_rejoined, postcode_dropped, streets_apart
-from proevent.evaluate.placerooms import BUILDING_KINDS, codes, same_codes, street_address, unbuilt
+from proevent.evaluate.placerooms import BUILDING_KINDS, codes, room_alone, same_codes, street_address, unbuilt
 from proevent.evaluate.placeslips import (
     cut_short,
     doubling,
@@ -397,12 +397,16 @@ def _online(parts: tuple[tuple[str, ...], ...]) -> str | None:
 
 def _namesake(head: tuple[str, ...], extra: list[tuple[str, ...]]) -> bool:
     """An added qualifier names a country or state other than that of the best-known city called
-    ``head``: another city of that name ("Paris" / "Paris, Texas"; "Lisbon, Portugal" is Lisbon)."""
+    ``head``: another city of that name ("Paris" / "Paris, Texas"; "Lisbon, Portugal" is Lisbon). A two-letter
+    code that is the city's own country's (ISO 3166) names that country, whatever state it also abbreviates
+    ("Berlin, DE" is no city in Delaware, "The Hague, NL" none in Newfoundland and Labrador)."""
     town = gazetteer.city(_key(head))
     if town is None:
         return False
     for q in extra:
         where = gazetteer.region(_key(q))
+        if len(q) == 1 and q[0].upper() == town.country:
+            continue
         if where is not None and (where.country != town.country or where.state not in ("", town.state)):
             return True
     return False
@@ -598,8 +602,10 @@ def _chain_length(head: tuple[str, ...]) -> int:
 
 
 def _same_spot(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
-    """Two qualifiers that match and pick a spot smaller than a city: a street, an area, an address (no room)."""
-    return not gazetteer.is_place_name(_key(q)) and not any(_BIND in w for w in q + r) and _qualifier_match(q, r)
+    """Two qualifiers that match and pick a spot smaller than a city: a street, an area, an address (no room:
+    "Room 5", "Ballroom")."""
+    return not gazetteer.is_place_name(_key(q)) and not any(_BIND in w for w in q + r) and not room_alone(q) \
+        and _qualifier_match(q, r)
 
 
 def _initials(parsed: Parsed, other: Parsed) -> Parsed:
@@ -675,7 +681,8 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
         return oa is not None and ob is not None and (oa == ob or ("" in (oa, ob) and "phone" not in (oa, ob)))
     ha, hb = pa.parts[0], pb.parts[0]
     heads = (words_match(ha, hb) and _in_order(pa, pb, ha, hb)) or _code_of(ha, hb) or _code_of(hb, ha) \
-        or (len(ha) == 1 and _acronym(ha[0], " ".join(hb))) or (len(hb) == 1 and _acronym(hb[0], " ".join(ha)))
+        or (len(ha) == 1 and _acronym(ha[0], " ".join(hb))) or (len(hb) == 1 and _acronym(hb[0], " ".join(ha))) \
+        or _initials_head(ha, pb) or _initials_head(hb, pa)
     if not (heads or _extended(ha, hb, pb.raw_head, pa.raw_head) or _extended(hb, ha, pa.raw_head, pb.raw_head)
             or _trimmed(ha, hb) or _trimmed(hb, ha) or possessive_venue(ha, hb, pa.raw_head, pb.raw_head)
             or possessive_venue(hb, ha, pb.raw_head, pa.raw_head)):
@@ -695,6 +702,13 @@ def _same(pa: Parsed, pb: Parsed) -> bool:
     return not _namesake(ha, more) and not ((_chain(ha) or _chain(hb)) and any(_branch(q) for q in more)
                                            and not any(_branch(q) for q in fewer)) \
         and not cities_apart(pa, pb)
+
+
+def _initials_head(head: tuple[str, ...], other: Parsed) -> bool:
+    """A head of initials and the initial of the name's last word ("IIT-B", "IIT B") against the name written out
+    in ``other``'s head as written there ("Indian Institute of Technology Bombay", whose "Bombay" the fold tables
+    read as Mumbai), the qualifiers then compared as usual ("IIT-B, Powai")."""
+    return len(head) == 2 and len(head[1]) == 1 and _acronym(" ".join(head), normalize_location(other.raw_head))
 
 
 @lru_cache(maxsize=1)
@@ -729,11 +743,11 @@ def _branch_apart(parsed: Parsed) -> Parsed:
 def _branch(q: tuple[str, ...]) -> bool:
     """A qualifier that picks a branch of a chain: a street, station, area, address or an airport's
     terminal ("Costa, Heathrow T5"); not a city or region ("Nando's, Leeds" is any Nando's in Leeds), nor
-    a room or floor ("Hilton, Room 204")."""
+    a room or floor ("Hilton, Room 204", "Hilton, Ballroom")."""
     if any(terminal(w) for w in q):
         return True
-    if any(_BIND in w for w in q) or gazetteer.is_place_name(_key(q)):
-        return False
+    if any(_BIND in w for w in q) or gazetteer.is_place_name(_key(q)) or room_alone(q):
+        return False  # a city, a room ("Room 204", "Ballroom")
     return not all(gazetteer.is_place_name(w) or (len(w) <= 3 and w.isalpha()) for w in q)
 
 
