@@ -112,6 +112,20 @@ from proevent.evaluate.placeset import PairContext
     ("Marriott Riverside, Ballroom", "Marriott Docklands, Ballroom", False),
     ("Marriott Riverside, Ballroom", "Marriott Riverside, Ballroom B", False),
     ("Marriott", "Marriott, Canal Street", False),
+    # the same words in the same order, split by commas elsewhere
+    ("St Luke's Hospital, Outpatients Clinic 2", "St Luke's Hospital Outpatients, Clinic 2, Level 1", True),
+    ("Harbour Arts Centre, Studio Theatre", "Harbour Arts Centre Studio, Theatre", True),
+    ("St Luke's Hospital, Outpatients Clinic 2", "St Luke's Hospital Outpatients, Clinic 3", False),
+    ("Hotel Lisboa, Porto", "Hotel Porto, Lisboa", False),
+    # a number before a name of two words or more on one side only: the name is the address
+    ("Equinox Harbour Yards", "Equinox at 20 Harbour Yards", True),
+    ("Equinox, 20 Harbour Yards", "Equinox, 22 Harbour Yards", False),
+    ("Equinox Harbour Yards", "Equinox at 20 Harbour Square", False),
+    # German "am" before a part the other side names: " at "
+    ("Bäckerei Sonne am Rathausplatz", "Rathausplatz, Bäckerei Sonne", True),
+    ("Bäckerei Sonne am Rathausplatz", "Bäckerei Sonne, Rathausplatz", True),
+    ("Bäckerei Sonne am Rathausplatz", "Rathausplatz, Bäckerei Mond", False),
+    ("Bäckerei Sonne am Rathausplatz", "Bäckerei Sonne, Marktplatz", False),
 ])
 def test_rules_after_the_eleventh_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

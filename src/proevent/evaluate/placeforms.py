@@ -34,13 +34,18 @@ def unnumbered(q: tuple[str, ...], r: tuple[str, ...], match: Callable[[tuple[st
     """One qualifier is a street with its house number and the other the same street without one ("12 Bridge
     Street" / "Bridge St", "Rua da Rosa 45" / "Rua da Rosa"): a venue's street says where it is with or without
     the number. Both must name a street (a street type and its name, or a famous street of the alias table: "767
-    Fifth Avenue"); a number on each side is left to the words (different numbers are different addresses)."""
+    Fifth Avenue"), or the number must come first before a name of two words or more that is no city ("35 Harbour
+    Yards" / "Harbour Yards": a development whose name is its address); a number on each side is left to the words
+    (different numbers are different addresses)."""
     nq, nr = [w for w in q if _number(w)], [w for w in r if _number(w)]
     if bool(nq) == bool(nr) or len(nq + nr) != 1:
         return False
     q2, r2 = tuple(w for w in q if not _number(w)), tuple(w for w in r if not _number(w))
     known = len(q2) == 1 and q2[0][:1] == TOKEN and "street" in _aliases().kinds(q2[0])  # "767 Fifth Avenue"
-    return (known or (any(w in _STREET_TYPES for w in q2) and any(w not in _STREET_TYPES for w in q2))) \
+    numbered = q if nq else r
+    named = _number(numbered[0]) and len(q2) >= 2 and all(w.isalpha() for w in q2) and any(
+        w not in _GENERIC for w in q2) and not gazetteer.is_place_name(_key(q2))  # "35 Harbour Yards"
+    return (known or named or (any(w in _STREET_TYPES for w in q2) and any(w not in _STREET_TYPES for w in q2))) \
         and match(q2, r2)
 
 

@@ -1,13 +1,15 @@
 """Postal forms of addresses for the ``places`` judge (:mod:`proevent.evaluate.places`): a numeric postcode beside
 its town ("69117 Heidelberg", "Madrid 28013", "01310-200 São Paulo"), and a house number written after its street as
 a part of its own ("C/ Mayor, 5", the Spanish and Italian way of writing "Calle Mayor 5"), and a street's name bound
-to its type ("Mill Street Church" is not "Church Street Mill"). Deciding stays in ``places``."""
+to its type ("Mill Street Church" is not "Church Street Mill"), the same words split by commas elsewhere, and a
+German "am" before a part of the address. Deciding stays in ``places``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from proevent.evaluate.placeparse import _BIND, _GENERIC, _STREET_TYPES, Parsed
+from proevent.evaluate import gazetteer
+from proevent.evaluate.placeparse import _BIND, _GENERIC, _STREET_TYPES, Parsed, _key
 
 
 def _digits(word: str) -> bool:
@@ -89,3 +91,43 @@ def streets_apart(pa: Parsed, pb: Parsed) -> bool:
     if not sa or not sb or sa == sb or {t for _, t in sa} != {t for _, t in sb}:
         return False
     return all(x in pa.flat and x in pb.flat for x, _ in sa ^ sb)
+
+
+def commas_moved(parsed: Parsed, other: Parsed) -> Parsed:
+    """The first parts of ``parsed`` read as one head when they hold the same words in the same order as the first
+    parts of ``other`` split elsewhere ("St Luke's Hospital, Outpatients Clinic 2" / "St Luke's Hospital
+    Outpatients, Clinic 2, Level 1": a comma put after another word names no other place); ``parsed`` when no
+    such run of parts is split otherwise. Words in another order ("Hotel Berlin, Vienna" / "Hotel Vienna,
+    Berlin") are left."""
+    mine, theirs = parsed.parts, other.parts
+    run_a, run_b, i, j = mine[0], theirs[0], 1, 1
+    while run_a != run_b:
+        if len(run_a) < len(run_b) and i < len(mine) and run_b[:len(run_a)] == run_a:
+            run_a, i = run_a + mine[i], i + 1
+        elif len(run_b) < len(run_a) and j < len(theirs) and run_a[:len(run_b)] == run_b:
+            run_b, j = run_b + theirs[j], j + 1
+        else:
+            return parsed
+    if i == j == 1 or (i == j and mine[:i] == theirs[:j]):
+        return parsed
+    parts = (run_a, *mine[i:])
+    return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
+
+
+_GERMAN_AT = frozenset({"am", "beim", "im"})
+"""German words for "at the" and "in the" ("Bäckerei Sonne am Rathausplatz")."""
+
+
+def german_at(parsed: Parsed, other: Parsed) -> Parsed:
+    """A head with German "am", "beim" or "im" before words that ``other`` names as a part of their own read as
+    the name with those words as its qualifier, as " at " splits an English one ("Bäckerei Sonne am Rathausplatz" /
+    "Rathausplatz, Bäckerei Sonne"); a town's long name ("Frankfurt am Main", "Lech am Arlberg") is left. ``parsed``
+    when not."""
+    head = parsed.parts[0]
+    for i, w in enumerate(head[1:-1], 1):
+        name, rest = head[:i], head[i + 1:]
+        if w in _GERMAN_AT and rest in other.parts and any(v not in _GENERIC for v in name) \
+                and not gazetteer.is_place_name(_key(name)):
+            parts = (name, rest, *parsed.parts[1:])
+            return parsed._replace(parts=parts, flat=tuple(v for p in parts for v in p), free_order=True)
+    return parsed

@@ -130,7 +130,13 @@ from proevent.evaluate.placeparse import (  # noqa: F401 (canonical_name, gazett
     room_named,
     split_as,
 )
-from proevent.evaluate.placepostal import number_rejoined, postcode_dropped, streets_apart
+from proevent.evaluate.placepostal import (
+    commas_moved,
+    german_at,
+    number_rejoined,
+    postcode_dropped,
+    streets_apart,
+)
 from proevent.evaluate.placerooms import BUILDING_KINDS, codes, room_alone, same_codes, street_address, unbuilt
 from proevent.evaluate.placeslips import (
     cut_short,
@@ -827,8 +833,9 @@ def _description(context: Any) -> str:
 
 
 _OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail, stopped,
-                   state_apart, _chain_store, number_rejoined, use_dropped)
+                   state_apart, _chain_store, number_rejoined, use_dropped, commas_moved, german_at)
 """The other readings :func:`same_place` asks, in order: a city told apart, a head split as the other
 side's, a home at its address, a building named without its word, a branch apart, initials with a
 place, a street ending a head, a word cut short with a full stop, a city and its state ending a head, a
-chain's store by its street, a house number after its street's part, a hospital's or room's use dropped."""
+chain's store by its street, a house number after its street's part, a hospital's or room's use dropped, the
+same words split by commas elsewhere, a German "am" read as " at "."""
