@@ -300,3 +300,23 @@ def test_the_third_set_is_exactly_the_build_of_its_sources_and_passes_the_struct
     assert (len(ops), sum(op.op == "insert" for op in ops), sum(op.op == "delete" for op in ops)) == (147, 31, 6)
     earlier = {c.case_id for p in (HANDWRITTEN, HANDWRITTEN_B) for c in load_dataset(p).cases}
     assert {c.case_id for c in ds.cases}.isdisjoint(earlier)
+
+
+# ---- the fourth set (examples/handwritten_d/, written blind to the agents like the second and third) --
+HANDWRITTEN_D = HANDWRITTEN.parent / "handwritten_d"
+
+
+def test_the_fourth_set_is_exactly_the_build_of_its_sources_and_passes_the_structural_checks(tmp_path):
+    cases_d = builder.build(HANDWRITTEN_D / "src")
+    builder.write(cases_d, tmp_path, "proevent-handwritten-d")
+    for name in ("cases.jsonl", "dataset.json"):
+        assert (tmp_path / name).read_bytes() == (HANDWRITTEN_D / name).read_bytes(), (
+            f"{name} differs from a rebuild: see examples/handwritten_d/README.md")
+    ds = load_dataset(HANDWRITTEN_D)
+    assert ds.manifest.name == "proevent-handwritten-d" and len(ds.cases) == 24
+    structural = [i for case in ds.cases for i in validate_case(case) if i.code in STRUCTURAL_CODES]
+    assert structural == []
+    ops = [op for case in ds.cases for step in case.steps for op in step.gold_ops]
+    assert (len(ops), sum(op.op == "insert" for op in ops), sum(op.op == "delete" for op in ops)) == (141, 29, 4)
+    earlier = {c.case_id for p in (HANDWRITTEN, HANDWRITTEN_B, HANDWRITTEN_C) for c in load_dataset(p).cases}
+    assert {c.case_id for c in ds.cases}.isdisjoint(earlier)
