@@ -895,3 +895,16 @@ def test_gated_skips_a_re_mention_of_what_the_timetable_holds_and_sends_a_change
 
     assert StepDetector()(step([("10:00", "Bob Ray", "still 9 on saturday?"), ("10:05", "Cy Hunt", "9 yes")])) is False
     assert StepDetector()(step([("10:00", "Bob Ray", "could we do 10 on saturday instead?")])) is True
+
+
+def test_a_message_about_another_event_than_the_open_plan_reads_its_hours_by_that_event():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ferry = make_event("e1", start="2026-03-14T10:00", end=None, location="Piraeus port", participants=list(members),
+                       description="Ferry to Naxos")
+    run = make_event("e2", start="2026-03-10T19:00", end=None, location="the marina", participants=[USER, "Bob Ray"],
+                     description="Evening run")
+    ops = _act([("09:00", "Bob Ray", "evening run tue at 8 instead?"),
+                ("09:05", "Cy Hunt", "the 10:00 sailing on saturday is cancelled, they moved us to 15:30, same gate"),
+                ("09:10", USER, "ugh ok")],
+               members=members, kind="group", name="naxos", timetable=(ferry, run))
+    assert {"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T15:30"} in ops

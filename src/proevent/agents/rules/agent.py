@@ -267,6 +267,8 @@ class RulesAgent:
         if subject is not None and subject.deleted:
             subject = None
         draft = state.open
+        if draft is not None and about is not None and draft.key != about:
+            draft = None  # the message names another event than the open plan's: its hour is that event's
         anchor = draft.values.clock if draft and draft.values.clock else clock_of(subject.start if subject else None)
         desc = (subject.description if subject else "") or (draft.activity if draft else "") or ""
         day_now = (draft.values.day if draft else None) or day_of(subject.start if subject else None)
