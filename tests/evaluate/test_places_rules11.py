@@ -126,6 +126,18 @@ from proevent.evaluate.placeset import PairContext
     ("Bäckerei Sonne am Rathausplatz", "Bäckerei Sonne, Rathausplatz", True),
     ("Bäckerei Sonne am Rathausplatz", "Rathausplatz, Bäckerei Mond", False),
     ("Bäckerei Sonne am Rathausplatz", "Bäckerei Sonne, Marktplatz", False),
+    # a venue's own name with its chain after it: that chain's branch, picked by the name and the rest
+    ("The Rose and Crown (Wetherspoons), High Street", "spoons on high st", True),
+    ("The Rose and Crown (Wetherspoons), High Street", "Wetherspoons, High Street", True),
+    ("The Rose and Crown (Wetherspoons), High Street", "spoons on market st", False),
+    ("The Rose and Crown (Wetherspoons), High Street", "Wetherspoons", False),  # any branch
+    # a venue given with its street address against that address alone
+    ("Harbour Gallery, 12B Tanner Street, Leith", "12B Tanner Street", True),
+    ("Harbour Gallery, 12B Tanner Street", "12B Tanner St", True),
+    ("Harbour Gallery, 12B Tanner Street", "14 Tanner Street", False),
+    ("Harbour Gallery, 12B Tanner Street, Leith", "12B Tanner Street, Glasgow", False),
+    ("Harbour Gallery", "12B Tanner Street", False),  # the address said on one side only
+    ("Meeting Room 3, 4th floor, 12B Tanner Street", "12B Tanner Street", False),  # a room: one door of many
 ])
 def test_rules_after_the_eleventh_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

@@ -79,4 +79,17 @@ def chain_store(parsed: Parsed, other: Parsed, chain_length: Callable[[Words], i
     return parsed
 
 
-__all__ = ["ChainIndex", "chain_store", "odd"]
+def chain_named(parsed: Parsed, other: Parsed, is_chain: Callable[[Words], bool]) -> Parsed:
+    """A venue's own name followed by its chain's as a part of its own ("The Rose and Crown (Wetherspoons), High
+    Street") read as the chain with the venue's name as a qualifier: a branch of the chain, picked by that name
+    and by the rest ("spoons on high st" names it by the same street; a bare "Wetherspoons" is any branch, and so
+    another place). ``parsed`` when its second part is no chain's name alone, or its first is one. (``other`` plays
+    no part.)"""
+    if len(parsed.parts) < 2 or is_chain(parsed.parts[0]) or not is_chain(parsed.parts[1]) \
+            or any(_BIND in w for w in parsed.parts[0]):
+        return parsed
+    parts = (parsed.parts[1], parsed.parts[0], *parsed.parts[2:])
+    return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
+
+
+__all__ = ["ChainIndex", "chain_named", "chain_store", "odd"]

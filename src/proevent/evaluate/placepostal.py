@@ -131,3 +131,29 @@ def german_at(parsed: Parsed, other: Parsed) -> Parsed:
             parts = (name, rest, *parsed.parts[1:])
             return parsed._replace(parts=parts, flat=tuple(v for p in parts for v in p), free_order=True)
     return parsed
+
+
+def _address(part: tuple[str, ...]) -> bool:
+    """A street address: a house number (digits, perhaps with a letter: "221B") and a street with its type."""
+    return any(_number(w) for w in part) and any(w in _STREET_TYPES for w in part) and any(
+        w not in _GENERIC and not _number(w) for w in part)
+
+
+def _number(word: str) -> bool:
+    return word[:1].isdigit() and (word.isdigit() or (word[:-1].isdigit() and word[-1].isalpha()))
+
+
+def venue_at_address(parsed: Parsed, other: Parsed, match: Callable[[tuple[str, ...], tuple[str, ...]], bool]) \
+        -> Parsed:
+    """A venue given with its street address read as the address, against a side whose head is that address alone
+    ("Harbour Gallery, 12B Tanner Street, Leith" / "12B Tanner Street": the address says where to go); someone's home,
+    a room or a floor is left (a flat or a room is one door of many there). ``parsed`` when not."""
+    head = parsed.parts[0]
+    if len(parsed.parts) < 2 or not _address(other.parts[0]) or _address(head) \
+            or any(_BIND in w or w.endswith("'") for w in head):
+        return parsed
+    at = next((i for i, p in enumerate(parsed.parts[1:], 1) if _address(p) and match(p, other.parts[0])), None)
+    if at is None:
+        return parsed
+    parts = parsed.parts[at:]
+    return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)

@@ -67,7 +67,7 @@ from proevent.evaluate.aliases import TOKEN, tokens_match
 from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
 from proevent.evaluate.placecalls import call_with
-from proevent.evaluate.placechains import ChainIndex, chain_store
+from proevent.evaluate.placechains import ChainIndex, chain_named, chain_store
 from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, postcode_district, said_in, state_apart
 from proevent.evaluate.placeforms import (
     initials_apart,
@@ -136,6 +136,7 @@ from proevent.evaluate.placepostal import (
     number_rejoined,
     postcode_dropped,
     streets_apart,
+    venue_at_address,
 )
 from proevent.evaluate.placerooms import BUILDING_KINDS, codes, room_alone, same_codes, street_address, unbuilt
 from proevent.evaluate.placeslips import (
@@ -614,6 +615,14 @@ def _same_spot(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
         and _qualifier_match(q, r)
 
 
+def _venue_at_address(parsed: Parsed, other: Parsed) -> Parsed:
+    return venue_at_address(parsed, other, words_match)  # "Harbour Gallery, 12B Tanner Street" / "12B Tanner Street"
+
+
+def _chain_named(parsed: Parsed, other: Parsed) -> Parsed:
+    return chain_named(parsed, other, _chain)  # "The Rose and Crown (Wetherspoons), High Street"
+
+
 def _initials(parsed: Parsed, other: Parsed) -> Parsed:
     return initials_apart(parsed, other, _acronym)  # "Van Nuys DMV"
 
@@ -833,9 +842,11 @@ def _description(context: Any) -> str:
 
 
 _OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail, stopped,
-                   state_apart, _chain_store, number_rejoined, use_dropped, commas_moved, german_at)
+                   state_apart, _chain_store, number_rejoined, use_dropped, commas_moved, german_at, _chain_named,
+                   _venue_at_address)
 """The other readings :func:`same_place` asks, in order: a city told apart, a head split as the other
 side's, a home at its address, a building named without its word, a branch apart, initials with a
 place, a street ending a head, a word cut short with a full stop, a city and its state ending a head, a
 chain's store by its street, a house number after its street's part, a hospital's or room's use dropped, the
-same words split by commas elsewhere, a German "am" read as " at "."""
+same words split by commas elsewhere, a German "am" read as " at ", a venue's chain named after it, a venue read
+as its address."""
