@@ -908,3 +908,17 @@ def test_a_message_about_another_event_than_the_open_plan_reads_its_hours_by_tha
                 ("09:10", USER, "ugh ok")],
                members=members, kind="group", name="naxos", timetable=(ferry, run))
     assert {"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T15:30"} in ops
+
+
+def test_where_the_event_is_stated_after_were_in_reads_a_lower_case_name():
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.places import find_place
+    cues = load_cues()
+    assert find_place("wisła is taken 🙄 we're in odra instead", cues) == "odra"
+    assert find_place("it's in the big hall now", cues) == "the big hall"
+    assert find_place("im in a meeting", cues) is None and find_place("we're in a bit of a rush", cues) is None
+    standup = make_event("e1", start="2026-03-12T10:00", end=None, location="wisła", participants=[USER, "Bob Ray"],
+                         description="Sprint review")
+    ops = _act([("09:00", "Bob Ray", "wisła is taken by the board on thursday 🙄 we're in odra instead")],
+               timetable=(standup,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "odra"}]

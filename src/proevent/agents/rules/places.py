@@ -35,6 +35,8 @@ _RE_IN_PLACE = re.compile(r"(?:the|room|studio|hall|building|lab)\b"
                           r"|(?:[a-z]+\s){1,2}(?:room|studio|hall|lab|suite)\s+\w|[a-z]{1,4}[-.]?\d{1,4}[a-z]?\b", re.I)
 """After "in", a place names its room: "in the lobby", "in room 210", "in group room b", "in LT3", "in B204"
 (not "in hamburg")."""
+_RE_BE_BEFORE = re.compile(r"(?<![\w'])(?:we're|we are|it's|its|it is|class is|meeting is)\s+(?:now\s+)?$", re.I)
+"""Where the event is, stated: after "we're"/"it's", "in" leads a place also in lower case ("we're in odra")."""
 _RE_WHOSE = re.compile(r"\w+'s\b|mine\b|ours\b|the\b")
 _RE_ANSWER_FILLER = re.compile(r"(?i)\b(instead|it is|then|maybe|perhaps|again|please|pls|for a change)\b")
 _RE_ANSWER_LEAD = re.compile(r"(?i)^(?:how about|what about|or|maybe|let's do|lets do|let's go to|try)\s+")
@@ -144,8 +146,8 @@ def find_place(masked: str, cues: Cues) -> str | None:
     for m in _RE_LEAD.finditer(masked):
         lead = m.group(1).lower()
         nxt = masked[m.end():m.end() + 40]
-        if lead == "in" and not _RE_IN_PLACE.match(nxt):
-            continue  # "in hamburg", "in a bit": only "in the lobby", "in room 210"
+        if lead == "in" and not _RE_IN_PLACE.match(nxt) and not _RE_BE_BEFORE.search(masked, 0, m.start()):
+            continue  # "in hamburg", "in a bit": only "in the lobby", "in room 210", "we're in odra instead"
         if lead == "use" and not (nxt.lower().startswith("the ") or _RE_ROOM_NAMED.match(nxt)):
             continue  # "let's use the terrace", "can we use room 4.1?", not "use a pen"
         if lead in ("to", "from", "by", "near", "outside", "booked") and not (
