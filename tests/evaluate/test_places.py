@@ -299,20 +299,22 @@ FRESH_SETS = [
     # fresh9 was measured once, unseen, at 0412669 (98.9 / 80.4); the floors of fresh3 and fresh9 are now their
     # figures after the rules added for the ninth set (fresh3 100.0 / 91.9, fresh9 100.0 / 94.6).
     # fresh10 was measured once, unseen, at 0f64367 (98.0 / 86.6); the floors of fresh6 and fresh10 are now their
-    # figures after the rules added for the tenth set (fresh6 100.0 / 92.7, fresh10 100.0 / 99.1).
+    # figures after the rules added for the tenth set (fresh6 100.0 / 92.7, fresh10 100.0 / 99.1). The floors of
+    # fresh3 and fresh6 are now their figures after the rules added for the eleventh set (100.0 / 92.8, 100.0 / 93.6).
     ("location_pairs.fresh.jsonl", 102, 1.0, 1.0),
-    ("location_pairs.fresh3.jsonl", 111, 1.0, 0.918),
+    ("location_pairs.fresh3.jsonl", 111, 1.0, 0.927),
     ("location_pairs.fresh4.jsonl", 110, 1.0, 0.96),
     ("location_pairs.fresh5.jsonl", 110, 1.0, 0.94),
-    ("location_pairs.fresh6.jsonl", 109, 1.0, 0.926),
+    ("location_pairs.fresh6.jsonl", 109, 1.0, 0.935),
     ("location_pairs.fresh7.jsonl", 112, 1.0, 0.883),
     ("location_pairs.fresh8.jsonl", 112, 1.0, 0.964),
     ("location_pairs.fresh9.jsonl", 112, 1.0, 0.946),
     ("location_pairs.fresh10.jsonl", 112, 1.0, 0.991),
     # fresh11 (landmarks by nickname or address, national address formats, local-language names) was
     # measured once, unseen, at c53d88f (94.5 / 62.2) and again at 720eaca, after the tenth set's rules
-    # (93.2 / 62.2): its floor is that second figure.
-    ("location_pairs.fresh11.jsonl", 111, 0.932, 0.621),
+    # (93.2 / 62.2); its floor is now its figure after the rules added for it (97.8 / 80.2: its two false "same"
+    # and most of its misses are conventions of other sets or knowledge of the world, docs/metrics.md).
+    ("location_pairs.fresh11.jsonl", 111, 0.978, 0.801),
     # fresh12 (everyday places as chats write them; a strict annotator: a room, a street or a channel dropped is
     # another door) was measured once, unseen, at 8bd7e77 (89.7 / 72.2; 89.5 / 71.3 with the judge of c53d88f).
     ("location_pairs.fresh12.jsonl", 108, 0.896, 0.722),

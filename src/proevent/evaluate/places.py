@@ -52,6 +52,11 @@ Practice"); two words may be written as one ("Hairsalon"). Numbers and one-lette
 equal. An acronym of 2-5 letters matches the initials of the other side ("MSG"). A city against
 a venue, a room without its building, or "his place" against "Tom's place" has different heads
 and is refused.
+
+Other readings live in small modules: national address forms, a street's name bound to its type and
+a venue at its address (:mod:`~proevent.evaluate.placepostal`), a call's person ("FaceTime w/ Nana":
+:mod:`~proevent.evaluate.placecalls`), a hospital's or room's use dropped and a possessive's pub
+(:mod:`~proevent.evaluate.placekinds`), "the usual" and "parents'" (:mod:`~proevent.evaluate.placeowners`).
 """
 
 from __future__ import annotations
