@@ -151,6 +151,7 @@ _RE_LETTERS = re.compile(r"[a-z]+")
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
 
+_RE_DIGIT_H = re.compile(r"\d[hH]")
 _RE_H_CLOCK = re.compile(r"(?<![\w:.£$€])(?<!for )(?<!in )(?<!takes )([7-9]|1\d|2[0-3])h(\d\d)?(?![\w:])", re.I)
 """A clock written with "h" ("18h30", "19h", "7h45"): the form of much of Europe and Latin America.
 Not "2h" or "1h30" (durations: small hours are read so only with minutes and from 7 on) nor a
@@ -163,7 +164,7 @@ def fold(text: str) -> str:
     for one (offsets stay): what a pattern matches is then always a vocabulary word; and a clock
     written with "h" as one with a colon ("18h30" as "18:30", "19h" as "19 " with a bare hour's
     licence), again one character for one."""
-    if "h" in text or "H" in text:
+    if ("h" in text or "H" in text) and _RE_DIGIT_H.search(text):
         text = _RE_H_CLOCK.sub(_h_clock, text)
     return text if text.isascii() else text.translate(_FOLD)
 
