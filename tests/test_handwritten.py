@@ -265,58 +265,28 @@ def test_windows_hold_every_message_once_whatever_their_length(tmp_path_factory,
     assert [ev.id for ev in case.steps[-1].gold_timetable] == ["e2", "e3"]
 
 
-# ---- the second set (examples/handwritten_b/, written blind to the agents) ------------------------
-HANDWRITTEN_B = HANDWRITTEN.parent / "handwritten_b"
+# ---- the sets written blind to the agents (examples/handwritten_b, _c, _d) ----------------------------
+BLIND_SETS = [  # (folder, dataset name, gold operations / inserts / deletes)
+    ("handwritten_b", "proevent-handwritten-b", (127, 20, 6)),
+    ("handwritten_c", "proevent-handwritten-c", (147, 31, 6)),
+    ("handwritten_d", "proevent-handwritten-d", (141, 29, 4)),
+]
 
 
-def test_the_second_set_is_exactly_the_build_of_its_sources_and_passes_the_structural_checks(tmp_path):
-    cases_b = builder.build(HANDWRITTEN_B / "src")
-    builder.write(cases_b, tmp_path, "proevent-handwritten-b")
-    for name in ("cases.jsonl", "dataset.json"):
-        assert (tmp_path / name).read_bytes() == (HANDWRITTEN_B / name).read_bytes(), (
-            f"{name} differs from a rebuild: see examples/handwritten_b/README.md")
-    ds = load_dataset(HANDWRITTEN_B)
-    assert ds.manifest.name == "proevent-handwritten-b" and len(ds.cases) == 24
-    structural = [i for case in ds.cases for i in validate_case(case) if i.code in STRUCTURAL_CODES]
-    assert structural == []
-    assert {c.case_id for c in ds.cases}.isdisjoint({c.case_id for c in load_dataset(HANDWRITTEN).cases})
-
-
-# ---- the third set (examples/handwritten_c/, written blind to the agents like the second) -----------
-HANDWRITTEN_C = HANDWRITTEN.parent / "handwritten_c"
-
-
-def test_the_third_set_is_exactly_the_build_of_its_sources_and_passes_the_structural_checks(tmp_path):
-    cases_c = builder.build(HANDWRITTEN_C / "src")
-    builder.write(cases_c, tmp_path, "proevent-handwritten-c")
-    for name in ("cases.jsonl", "dataset.json"):
-        assert (tmp_path / name).read_bytes() == (HANDWRITTEN_C / name).read_bytes(), (
-            f"{name} differs from a rebuild: see examples/handwritten_c/README.md")
-    ds = load_dataset(HANDWRITTEN_C)
-    assert ds.manifest.name == "proevent-handwritten-c" and len(ds.cases) == 24
+@pytest.mark.parametrize(("folder", "name", "counts"), BLIND_SETS)
+def test_a_blind_set_is_exactly_the_build_of_its_sources_and_passes_the_structural_checks(tmp_path, folder, name,
+                                                                                           counts):
+    path = HANDWRITTEN.parent / folder
+    builder.write(builder.build(path / "src"), tmp_path, name)
+    for file in ("cases.jsonl", "dataset.json"):
+        assert (tmp_path / file).read_bytes() == (path / file).read_bytes(), (
+            f"{file} differs from a rebuild: see examples/{folder}/README.md")
+    ds = load_dataset(path)
+    assert ds.manifest.name == name and len(ds.cases) == 24
     structural = [i for case in ds.cases for i in validate_case(case) if i.code in STRUCTURAL_CODES]
     assert structural == []
     ops = [op for case in ds.cases for step in case.steps for op in step.gold_ops]
-    assert (len(ops), sum(op.op == "insert" for op in ops), sum(op.op == "delete" for op in ops)) == (147, 31, 6)
-    earlier = {c.case_id for p in (HANDWRITTEN, HANDWRITTEN_B) for c in load_dataset(p).cases}
-    assert {c.case_id for c in ds.cases}.isdisjoint(earlier)
-
-
-# ---- the fourth set (examples/handwritten_d/, written blind to the agents like the second and third) --
-HANDWRITTEN_D = HANDWRITTEN.parent / "handwritten_d"
-
-
-def test_the_fourth_set_is_exactly_the_build_of_its_sources_and_passes_the_structural_checks(tmp_path):
-    cases_d = builder.build(HANDWRITTEN_D / "src")
-    builder.write(cases_d, tmp_path, "proevent-handwritten-d")
-    for name in ("cases.jsonl", "dataset.json"):
-        assert (tmp_path / name).read_bytes() == (HANDWRITTEN_D / name).read_bytes(), (
-            f"{name} differs from a rebuild: see examples/handwritten_d/README.md")
-    ds = load_dataset(HANDWRITTEN_D)
-    assert ds.manifest.name == "proevent-handwritten-d" and len(ds.cases) == 24
-    structural = [i for case in ds.cases for i in validate_case(case) if i.code in STRUCTURAL_CODES]
-    assert structural == []
-    ops = [op for case in ds.cases for step in case.steps for op in step.gold_ops]
-    assert (len(ops), sum(op.op == "insert" for op in ops), sum(op.op == "delete" for op in ops)) == (141, 29, 4)
-    earlier = {c.case_id for p in (HANDWRITTEN, HANDWRITTEN_B, HANDWRITTEN_C) for c in load_dataset(p).cases}
-    assert {c.case_id for c in ds.cases}.isdisjoint(earlier)
+    assert (len(ops), sum(op.op == "insert" for op in ops), sum(op.op == "delete" for op in ops)) == counts
+    before = [f for f, _, _ in BLIND_SETS][:[f for f, _, _ in BLIND_SETS].index(folder)]
+    earlier = [HANDWRITTEN, *(HANDWRITTEN.parent / f for f in before)]
+    assert {c.case_id for c in ds.cases}.isdisjoint({c.case_id for p in earlier for c in load_dataset(p).cases})
