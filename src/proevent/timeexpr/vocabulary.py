@@ -153,9 +153,9 @@ _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k
 
 _RE_DIGIT_H = re.compile(r"\d[hH]")
 _RE_H_CLOCK = re.compile(r"(?<![\w:.£$€])(?<!for )(?<!in )(?<!takes )([7-9]|1\d|2[0-3])h(\d\d)?(?![\w:])", re.I)
-"""A clock written with "h" ("18h30", "19h", "7h45"): the form of much of Europe and Latin America.
-Not "2h" or "1h30" (durations: small hours are read so only with minutes and from 7 on) nor a
-length after "for", "in", "takes"; a bare "9h" or "11h" is read as a clock, "13h" and later too."""
+"""A clock written with "h" ("18h30", "7h45", "19h"): the form of much of Europe and Latin America.
+Not "2h" or "1h30" (lengths: with minutes from 7h on only) nor after "for", "in", "takes"; without
+minutes only from 13h on ("9h" may be nine hours: it stays a length)."""
 
 
 def fold(text: str) -> str:

@@ -109,7 +109,7 @@ def _marks(f: Features) -> tuple[re.Match[str] | None, bool]:
     """The message's "straight after X" and whether it asks where (both modes play every message)."""
     text = f.folded
     after = _RE_AFTER.search(text) if "after" in text else None  # each pattern needs its words
-    where = ("where" in text or "place" in text or "spot" in text) and _RE_WHERE.search(text) is not None  # (elsewhere)
+    where = ("where" in text or "place" in text or "spot" in text) and _RE_WHERE.search(text) is not None
     return after, where
 
 
@@ -255,11 +255,10 @@ class RulesAgent:
         about, named = self._link(f, chat, user, work, state)
         after, asks_where = _marks(f)
         before_it = after_slot(after, f, work) if after else None
-        if about is not None and before_it is None and _anchor_only(f, work.slots[about], self.cues) and (
-                _RE_AFTER_ANY.search(f.folded)):
-            after, before_it = _RE_AFTER_ANY.search(f.folded), work.slots[about]  # "beers after your haircut"
-        if before_it is not None and about == before_it.id or about is not None and _anchor_only(
-                f, work.slots[about], self.cues):
+        reference = about is not None and _anchor_only(f, work.slots[about], self.cues)
+        if reference and before_it is None and (later := _RE_AFTER_ANY.search(f.folded)) is not None:
+            after, before_it = later, work.slots[about or ""]  # "beers after your haircut": from its end
+        if before_it is not None and about == before_it.id or reference:
             about, named = None, False  # "straight after yoga", "lunch before the workshop": a reference
         if about is not None:
             state.focus = about

@@ -81,11 +81,11 @@ _RE_I_NEXT = re.compile(r"[,!]?\s+(?:i|i'm|im|i've|ive|i'll)(?![\w'])")
 """A name that opens a message and is followed by "I": the one spoken to ("nell i'm so sorry"), not
 the one who drops out."""
 _RE_AFTER_MY = re.compile(r"(?<![\w'])(after|with)\s+my(?![\w'])")
+"""'right after my dentist', 'dinner with my parents': the 'my' names the event the plan follows or
+who comes, not a reason."""
 _RE_AFTER_WORK = re.compile(
     r"(?<![\w'])(?:after|before)\s+(?:work|class|school|uni|college|training|practice)(?![\w'])")
 """'drink after work today?': a time of day, not a reason."""
-"""'right after my dentist', 'dinner with my parents': the 'my' names the event the plan follows or
-who comes, not a reason."""
 _RE_USUAL = re.compile(r"(?<![\w'])(?:the\s+|our\s+)?usual\s+(?:spot|place|room|venue|table|court|pitch|cafe|café|"
                        r"pub|bar|haunt)(?![\w'])")
 _RE_LAST = re.compile(r"(?<![\w'])same\s+(?:place|spot|venue|room)\s+as\s+(?:last time|before|last week|usual)"
@@ -163,7 +163,7 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
     # clause can be a reason only when the message holds a reason or a decline
     gives = [k for k in ("reason", "decline") if k in hits]
     unless = [k for k in ("change", "ask", "agree") if k in hits] if gives else []
-    after_my = bool(gives) and ("after" in folded or "with" in folded or "before" in folded)  # the rewrites need them
+    rewrites = bool(gives) and ("after" in folded or "with" in folded or "before" in folded)  # (their words)
     clauses: list[tuple[int, int, bool]] = []
     pos = 0
     for m in [*_RE_CLAUSE.finditer(folded), None]:
@@ -172,8 +172,7 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
         if part.strip():
             reason = False
             if gives:
-                said = _RE_AFTER_MY.sub(r"\1 the", part) if after_my else part
-                said = _RE_AFTER_WORK.sub(" later ", said) if after_my else said
+                said = _RE_AFTER_WORK.sub(" later ", _RE_AFTER_MY.sub(r"\1 the", part)) if rewrites else part
                 reason = any(cues.has(k, said) for k in gives) and not any(cues.has(k, said) for k in unless)
             clauses.append((pos, end, reason))
         if m is not None:
