@@ -922,3 +922,17 @@ def test_where_the_event_is_stated_after_were_in_reads_a_lower_case_name():
     ops = _act([("09:00", "Bob Ray", "wisła is taken by the board on thursday 🙄 we're in odra instead")],
                timetable=(standup,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "odra"}]
+
+
+def test_a_new_place_of_four_words_before_instead_and_a_yes_that_names_it():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    dinner = make_event("e1", start="2026-03-12T21:00", end=None, location="bodegón", participants=list(members),
+                        description="Girls' dinner")
+    group = dict(members=members, kind="group", name="girls", timetable=(dinner,))
+    ops = _act([("12:02", "Bob Ray", "bodegón is closed thu for renovation 🙄"),
+                ("12:03", "Bob Ray", "el patio de nona instead? the one on honduras"), ("12:21", "Cy Hunt", "yes"),
+                ("12:40", USER, "patio de nona 👌")], **group)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "el patio de nona"}]
+    ops = _act([("15:20", "Bob Ray", "for thursday, can we try the new spot on admiralty way instead? Cactus."),
+                ("15:48", USER, "ok let's do Cactus")], timetable=(dinner,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "Cactus"}]

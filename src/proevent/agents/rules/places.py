@@ -165,16 +165,16 @@ def find_place(masked: str, cues: Cues) -> str | None:
     return None
 
 
-def short_answer_place(masked: str, cues: Cues) -> str | None:
-    """A message that is only a name, asked or agreed: "june's?", "flat iron instead?", "X it is"."""
+def short_answer_place(masked: str, cues: Cues, *, words: int = 3) -> str | None:
+    """A message that is only a name of at most ``words`` words, asked or agreed: "june's?", "flat
+    iron instead?", "X it is"."""
     body = _RE_ANSWER_FILLER.sub(" ", masked)
     body = _RE_ANSWER_LEAD.sub("", body.strip())
     body = _RE_ANSWER_END.split(body.strip())[0].strip()
-    if not body or "\0" in body or len(body.split()) > 3:
+    if not body or "\0" in body or len(body.split()) > words:
         return None
     low = body.lower()
-    words = low.split()
-    if any(w in cues.place_stops - {"the"} for w in words) or low in cues.not_places:
+    if any(w in cues.place_stops - {"the"} for w in low.split()) or low in cues.not_places:
         return None
     if any(cues.has(k, low) for k in ("agree", "decline", "hedge", "cancel", "late", "remind", "self", "others")):
         return None

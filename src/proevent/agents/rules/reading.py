@@ -62,7 +62,8 @@ _CLEAR_PLACE_WORDS = ("tbc", "tbd", "tba", "to be confirmed", "undecided", "anot
 _RE_DONE = re.compile(r"(?<![\w'])(?:booked|i've booked|ive booked|i booked|got us|reserved|made an appointment)")
 _RE_SAME = re.compile(r"(?<![\w'])same\s+(?:time|place|spot)(?![\w'])")
 _RE_OPTIONS = re.compile(r"\0\s+or\s+\0|\0\s+or\s+\d")
-_RE_PLACE_MARK = re.compile(r"(?<![\w'])(?:instead|it is|then|how about|what about|or)(?![\w'])|^(?:maybe|try)\s")
+_RE_PLACE_MARK = re.compile(r"(?<![\w'])(?:instead|it is|then|how about|what about|or|let's do|lets do|let's try)"
+                            r"(?![\w'])|^(?:maybe|try)\s")
 _RE_MISS = re.compile(r"(?<![\w'])(?:give|giving)\s+(?:\w+\s+){0,2}a\s+miss(?![\w'])")
 _RE_DIGIT = re.compile(r"\d")
 _RE_TOKEN = re.compile(r"[\w']+")
@@ -342,7 +343,7 @@ def _place_instead(f: Features, cues: Cues) -> str | None:
             start = label.end()
         opening = start in opens or any(_RE_DAY_LABEL.fullmatch(f.masked, a, start) for a in opens if a < start)
         if opening and not in_reason(f, start):
-            place = short_answer_place(f.masked[start:m.end(1)].strip(), cues)
+            place = short_answer_place(f.masked[start:m.end(1)].strip(), cues, words=4)  # "el patio de nona"
             if place is not None and not activity_of(fold(place), cues):
                 return place
     return None
@@ -680,7 +681,9 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not v.any():
         marked = bool(_RE_PLACE_MARK.search(f.folded)) or ctx.place_asked
         if ctx.discussing and marked and not ({"decline", "remind"} & f.hits):
-            v.place = short_answer_place(f.masked, cues)
+            yes = cues.phrases["agree"].match(f.folded) if "agree" in f.hits else None
+            v.place = short_answer_place(f.masked[yes.end():].lstrip(" ,!") if yes else f.masked, cues)
+            # ("ok let's do Cactus": a yes, then the place)
         elif ctx.discussing and f.question and "agree" in f.hits and (m := cues.phrases["agree"].match(f.folded)) and (
                 _RE_NAME_ASKED.match(f.masked, m.end())):
             v.place = short_answer_place(f.masked[m.end():].lstrip(" ,!"), cues)  # "ya maxwell?": yes, and where
