@@ -936,3 +936,12 @@ def test_a_new_place_of_four_words_before_instead_and_a_yes_that_names_it():
     ops = _act([("15:20", "Bob Ray", "for thursday, can we try the new spot on admiralty way instead? Cactus."),
                 ("15:48", USER, "ok let's do Cactus")], timetable=(dinner,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "Cactus"}]
+
+
+def test_a_join_asked_that_names_the_events_day_beside_another_joins():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    swim = make_event("e1", start="2026-03-14T06:30", end=None, location="bronte baths", participants=[USER, "Bob Ray"],
+                      description="Ocean swim")
+    ops = _act([("12:20", "Cy Hunt", "bula from fiji 🌴 back tmrw night, can I tag along sat?"),
+                ("12:45", USER, "of course!!")], members=members, kind="group", name="swimmers", timetable=(swim,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]

@@ -626,8 +626,13 @@ def _join(f: Features, ctx: Context, cues: Cues) -> Move | None:
 def _joins_as_is(v: Values, ctx: Context, f: Features) -> bool:
     """A join that names the event's own day or time ("im in, fri sorted", "can i come wed at 4?",
     "I can join wed but only from 4") joins it; another day, time or place proposes."""
-    if v.place is not None or ctx.current_day is None or v.day not in (None, ctx.current_day):
+    if v.place is not None or ctx.current_day is None:
         return False
+    if v.day not in (None, ctx.current_day):
+        if all(d.best != ctx.current_day for d in f.reading.days):
+            return False
+        v = v.copy()
+        v.day = ctx.current_day  # "back tmrw night, can I tag along sat?": the event's day is named too
     return v.clock in (None, ctx.anchor) or not f.question and v.day == ctx.current_day
 
 
