@@ -945,3 +945,13 @@ def test_a_join_asked_that_names_the_events_day_beside_another_joins():
     ops = _act([("12:20", "Cy Hunt", "bula from fiji 🌴 back tmrw night, can I tag along sat?"),
                 ("12:45", USER, "of course!!")], members=members, kind="group", name="swimmers", timetable=(swim,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]
+
+
+def test_a_journey_someone_cancelled_is_the_speakers_not_the_event():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    lunch = make_event("e1", start="2026-03-15T14:00", end=None, location="Nkoyo Kitchen", participants=list(members),
+                       description="Mum's birthday lunch")
+    ops = _act([("21:15", "Bob Ray", "the airline cancelled my saturday flight from abuja, next one is sunday 4pm"),
+                ("21:16", "Bob Ray", "so I'll miss the lunch 😭😭")],
+               members=members, kind="group", name="family", timetable=(lunch,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt"]}]

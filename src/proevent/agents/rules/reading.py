@@ -93,7 +93,9 @@ _RE_LAST = re.compile(r"(?<![\w'])same\s+(?:place|spot|venue|room)\s+as\s+(?:las
                       r"(?![\w'])")
 _RE_START_ONLY = re.compile(r"(?<![\w'])(?:start|begin|kick off)\w*\s+(?:at\s+)?\0", re.I)
 _RE_BEEN_CANCELLED = re.compile(r"(?:has|have) been cancel")
-_RE_MY_CANCELLED = re.compile(r"(?<![\w'])my\s+\w+(?:\s+\w+)?\s+(?:got|was|is)\s+(?:cancel|called off)")
+_RE_MY_CANCELLED = re.compile(r"(?<![\w'])my\s+\w+(?:\s+\w+)?\s+(?:got|was|is)\s+(?:cancel|called off)"
+                              r"|(?<![\w'])cancel(?:l?ed)?\s+my\s+(?:\w+\s+)?(?:flight|train|bus|ferry|coach|connection)")
+"""'my train got cancelled', 'the airline cancelled my saturday flight': the speaker's journey, not the event."""
 _RE_AT_PLACE_OF = re.compile(r"(?<![\w'])(?:at|to|come to)\s+(mine|my place|ours|our place)(?![\w'])", re.I)
 
 
