@@ -29,15 +29,19 @@ PADELLA = make_event("e2", start="2026-03-14T20:00", end=None, location="Padella
                      participants=[USER, "Bob Ray", "Cy Hunt"], description="Dinner at Padella")
 
 
-def _act(new, *, context=(), members=(USER, "Bob Ray"), kind="direct", timetable=(DINNER,), name="Bob",
-         agent=None, t=1):
+def _obs(new, *, context=(), members=(USER, "Bob Ray"), kind="direct", timetable=(DINNER,), name="Bob", t=1,
+         day=MON, context_day=MON) -> Observation:
+    """One chat's step: ``new`` and ``context`` are (hh:mm, sender, text) lines sent on ``day`` and ``context_day``."""
     chat = Chat(chat_id="c1", name=name, type=kind, members=list(members))
-    msgs = lambda lines: [Message(chat_id="c1", time=f"{MON}T{hm}", sender=who, text=text)  # noqa: E731
-                          for hm, who, text in lines]
-    obs = Observation(case_id="x", t=t, mode="single", repeat=0, user=USER, now=f"{MON}T20:00",
-                      window_start=f"{MON}T08:00", timetable=Timetable(list(timetable)),
-                      chats=[ChatUpdate(chat=chat, context=msgs(list(context)), new=msgs(new))])
-    return asyncio.run((agent or RulesAgent()).act(obs)).ops
+    msgs = lambda on, lines: [Message(chat_id="c1", time=f"{on}T{hm}", sender=who, text=text)  # noqa: E731
+                              for hm, who, text in lines]
+    return Observation(case_id="x", t=t, mode="single", repeat=0, user=USER, now=f"{day}T20:00",
+                       window_start=f"{day}T08:00", timetable=Timetable(list(timetable)),
+                       chats=[ChatUpdate(chat=chat, context=msgs(context_day, list(context)), new=msgs(day, new))])
+
+
+def _act(new, *, agent=None, **step):
+    return asyncio.run((agent or RulesAgent()).act(_obs(new, **step))).ops
 
 
 # -- time reading ---------------------------------------------------------------------------------
@@ -745,13 +749,7 @@ def test_thanks_for_something_done_or_a_question_about_something_else_plans_noth
     for said in ("what do we do sat? drinks?", "how does 7 sound", "how does sat work for you",
                  "thanks for the invite! fri works"):
         assert not _RE_NOT_A_PLAN.match(said), said
-    chat = Chat(chat_id="c1", name="Bob", type="direct", members=[USER, "Bob Ray"])
-    said = "thanks for covering the review today btw"
-    msgs = [Message(chat_id="c1", time=f"{MON}T17:00", sender="Bob Ray", text=said),
-            Message(chat_id="c1", time=f"{MON}T17:05", sender=USER, text="anytime")]
-    obs = Observation(case_id="x", t=1, mode="single", repeat=0, user=USER, now=f"{MON}T20:00",
-                      window_start=f"{MON}T08:00", timetable=Timetable([DINNER]),
-                      chats=[ChatUpdate(chat=chat, context=[], new=msgs)])
+    obs = _obs([("17:00", "Bob Ray", "thanks for covering the review today btw"), ("17:05", USER, "anytime")])
     assert StepDetector()(obs) is False  # gated skips the step
 
 
@@ -791,19 +789,10 @@ def test_after_a_quiet_night_a_plan_on_another_day_is_new_and_the_activity_is_re
                ("22:30", USER, "ok cobalt lounge")]
     ops = _act(context, **group)
     assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "Cobalt Lounge"}]
-    chat = Chat(chat_id="c1", name="crew", type="group", members=list(members))
-    day2 = "2026-03-10"
-    msgs = [Message(chat_id="c1", time=f"{day2}T{hm}", sender=who, text=text) for hm, who, text in [
-        ("15:04", "Bob Ray", "random but drink after work today? 6 at the dive?"),
-        ("15:30", USER, "cant today, pilates. tmrw?"), ("15:41", "Bob Ray", "tmrw 6 works. dive?"),
-        ("15:43", USER, "ya")]]
     moved = party.model_copy(update={"location": "Cobalt Lounge"})
-    obs = Observation(case_id="x", t=2, mode="single", repeat=0, user=USER, now=f"{day2}T20:00",
-                      window_start=f"{day2}T08:00", timetable=Timetable([moved]),
-                      chats=[ChatUpdate(chat=chat, context=[Message(chat_id="c1", time=f"{MON}T{hm}", sender=who,
-                                                                    text=text) for hm, who, text in context],
-                                        new=msgs)])
-    ops = asyncio.run(RulesAgent().act(obs)).ops
+    ops = _act([("15:04", "Bob Ray", "random but drink after work today? 6 at the dive?"),
+                ("15:30", USER, "cant today, pilates. tmrw?"), ("15:41", "Bob Ray", "tmrw 6 works. dive?"),
+                ("15:43", USER, "ya")], context=context, t=2, day="2026-03-10", **{**group, "timetable": (moved,)})
     assert [(op["op"], op["event"]["start"], op["event"]["location"], op["event"]["participants"]) for op in ops] == [
         ("insert", "2026-03-11T18:00", "dive", [USER, "Bob Ray"])]
     # "my 5pm meeting always runs over" is why, not a run
@@ -885,13 +874,7 @@ def test_gated_skips_a_re_mention_of_what_the_timetable_holds_and_sends_a_change
     members = (USER, "Bob Ray", "Cy Hunt")
     run = make_event("e1", start="2026-03-14T09:00", end=None, location="the park", participants=list(members),
                      description="Saturday run")
-    chat = Chat(chat_id="c1", name="runners", type="group", members=list(members))
-
-    def step(lines):
-        msgs = [Message(chat_id="c1", time=f"{MON}T{hm}", sender=who, text=text) for hm, who, text in lines]
-        return Observation(case_id="x", t=1, mode="single", repeat=0, user=USER, now=f"{MON}T20:00",
-                           window_start=f"{MON}T08:00", timetable=Timetable([run]),
-                           chats=[ChatUpdate(chat=chat, context=[], new=msgs)])
+    step = lambda lines: _obs(lines, members=members, kind="group", name="runners", timetable=(run,))  # noqa: E731
 
     assert StepDetector()(step([("10:00", "Bob Ray", "still 9 on saturday?"), ("10:05", "Cy Hunt", "9 yes")])) is False
     assert StepDetector()(step([("10:00", "Bob Ray", "could we do 10 on saturday instead?")])) is True
