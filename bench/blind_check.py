@@ -123,7 +123,7 @@ def draw(dataset: Dataset, n: int, no_gold: int, seed: int) -> tuple[list[tuple[
     return picked, silent
 
 
-def _fenced(text: str) -> str:
+def fenced(text: str) -> str:
     fence = "```"
     while fence in text:
         fence += "`"
@@ -152,7 +152,7 @@ def render_markdown(prompts: list[PromptLine]) -> str:
     for p in prompts:
         body.append(f"## {p.qid}\n")
         for m in p.messages:
-            body.append(f"### {m.get('role', '?')}\n\n{_fenced(str(m.get('content', '')))}\n")
+            body.append(f"### {m.get('role', '?')}\n\n{fenced(str(m.get('content', '')))}\n")
     return "\n".join(head + body)
 
 
@@ -177,7 +177,7 @@ def export(dataset_path: Path, out: Path, *, n: int, no_gold: int | None, seed: 
     return key
 
 
-def _read_lines(path: Path, model: type[PromptLine] | type[AnswerLine], known: set[str] | None) -> dict[str, Any]:
+def read_lines(path: Path, model: type[PromptLine] | type[AnswerLine], known: set[str] | None) -> dict[str, Any]:
     """The lines of ``path`` by qid; every problem (bad line, duplicate, unknown or missing qid) named."""
     if not path.exists():
         raise FormatError([f"{path}: file not found"])
@@ -334,8 +334,8 @@ def score(dataset_path: Path, folder: Path) -> dict[str, Any]:
     key = read_key(folder / "key.json")
     if key.format != KEY_FORMAT:
         raise FormatError([f"key.json: format: expected {KEY_FORMAT!r}, got {key.format!r}"])
-    prompts = _read_lines(folder / "prompts.jsonl", PromptLine, set(key.questions))
-    answers = _read_lines(folder / "answers.jsonl", AnswerLine, set(key.questions))
+    prompts = read_lines(folder / "prompts.jsonl", PromptLine, set(key.questions))
+    answers = read_lines(folder / "answers.jsonl", AnswerLine, set(key.questions))
     problems, replies = [], {}
     for qid, q in key.questions.items():
         try:
