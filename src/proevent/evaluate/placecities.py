@@ -9,10 +9,11 @@ population; the alias table's ``districts`` the big cities a district of that na
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from proevent.evaluate import gazetteer
-from proevent.evaluate.placeparse import _GENERIC, Parsed, _aliases, _key, _words
+from proevent.evaluate.placeparse import _GENERIC, _STREET_TYPES, Parsed, _aliases, _key, _words
 
 _FAR_KM = 50.0
 """Cities farther apart than this are two places' cities, not one's districts."""
@@ -164,6 +165,27 @@ def postcode_district(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
     (_, _, rest_q), (_, _, rest_r) = pq, pr
     short, long = sorted((rest_q, rest_r), key=len)
     return all(w in long for w in short) and all(w in short or gazetteer.is_place_name(w) for w in long)
+
+
+def postcode_added(q: tuple[str, ...], r: tuple[str, ...],
+                   match: Callable[[tuple[str, ...], tuple[str, ...]], bool]) -> bool:
+    """A British postcode ending a part on one side only, read without it ("Ely CB7 4DD" / "Ely", "88 Kingsland Rd
+    E8" / "Kingsland Road"): the postcode says where in the town or on the street, as a numeric one does
+    (:func:`~proevent.evaluate.placepostal.postcode_dropped`). A district without its unit ("E8") counts only after
+    a street's type or a town, so that a road's or a room's code ("A1", "B12") is not taken for one; two
+    postcodes are left to :func:`postcode_district` and the words."""
+    pq, pr = _postcode(q), _postcode(r)
+    if (pq is None) == (pr is None):
+        return False
+    coded, bare, found = (q, r, pq) if pq is not None else (r, q, pr)
+    assert found is not None
+    district, unit, rest = found
+    at = coded.index(district)
+    if at + 1 + unit != len(coded) or not rest or any(_OUTWARD.match(w) for w in bare):
+        return False
+    if not unit and not (coded[at - 1] in _STREET_TYPES or gazetteer.is_place_name(coded[at - 1])):
+        return False
+    return match(tuple(rest), bare)
 
 
 def state_apart(parsed: Parsed, other: Parsed) -> Parsed:

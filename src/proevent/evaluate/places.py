@@ -73,7 +73,14 @@ from proevent.evaluate.judges import LocationJudge
 from proevent.evaluate.normalize import normalize_location
 from proevent.evaluate.placecalls import call_with
 from proevent.evaluate.placechains import ChainIndex, chain_named, chain_store
-from proevent.evaluate.placecities import cities_apart, elsewhere_than_said, postcode_district, said_in, state_apart
+from proevent.evaluate.placecities import (
+    cities_apart,
+    elsewhere_than_said,
+    postcode_added,
+    postcode_district,
+    said_in,
+    state_apart,
+)
 from proevent.evaluate.placeforms import (
     initials_apart,
     numbers_swapped,
@@ -149,6 +156,7 @@ from proevent.evaluate.placeslips import (
     doubling,
     dropped,
     glued,
+    neighbours_swapped,
     one_more,
     slip,
     sound_alike,
@@ -201,6 +209,8 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
         return True  # a vowel dropped after the first letter where the rest of the name holds ("Jnction")
     if pinned and shortest >= 4 and sound_alike(x, y) and x not in _GENERIC and y not in _GENERIC:
         return True  # one letter for another that sounds like it where the rest of the name holds ("Enso")
+    if pinned and shortest == 4 and neighbours_swapped(x, y) and x not in _GENERIC and y not in _GENERIC:
+        return True  # two letters swapped in a short word where the rest of the name holds ("Red Loin, Barnes")
     if slip(x, y):
         return True
     if shortest < 5 or (shortest < 9 and x[1] != y[1]):
@@ -275,7 +285,8 @@ def _qualifier_match(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
     ("Yonge" / "Yonge Street", "Pennsylvania Avenue" / "Pennsylvania Avenue NW"); a known place
     matches one of its names so ("King's Cross station" / "Kings Cross")."""
     if words_match(q, r) or unworded(q, r, words_match) or unnumbered(q, r, _qualifier_match) \
-            or town_longer(q, r) or postcode_district(q, r) or postcode_dropped(q, r, words_match):
+            or town_longer(q, r) or postcode_district(q, r) or postcode_dropped(q, r, words_match) \
+            or postcode_added(q, r, _qualifier_match):
         return True  # "Shibuya-ku" / "Shibuya", "12 Bridge St" / "Bridge St", "Lech am Arlberg" / "Lech"
     for known, other in ((q, r), (r, q)):
         if len(known) == 1 and known[0][:1] == TOKEN and not any(w[:1] == TOKEN for w in other):

@@ -38,21 +38,30 @@ def slip(x: str, y: str) -> bool:
     if min(len(x), len(y)) < 5 or x[0] != y[0]:
         return False
     if len(x) == len(y):
-        diff = [i for i in range(len(x)) if x[i] != y[i]]
-        if len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]:
+        if neighbours_swapped(x, y):
             return True
         undoubled = {x[:i] + x[i + 1:] for i in range(1, len(x)) if x[i] == x[i - 1]}
         return any(y[:i] + y[i + 1:] in undoubled for i in range(1, len(y)) if y[i] == y[i - 1])
     return "sch" in x + y and x.replace("sch", "sh") == y.replace("sch", "sh")
 
 
-_SOUND_ALIKE = frozenset({frozenset("sz"), frozenset("ck"), frozenset("kq"), frozenset("iy"), frozenset("vw")})
-"""Letters that sound alike, so that one is written for the other by ear ("Enso" for "Enzo")."""
+def neighbours_swapped(x: str, y: str) -> bool:
+    """``y`` is ``x`` with two neighbouring letters, not the first, swapped ("Farnce", "Loin" / "Lion")."""
+    if len(x) != len(y) or x[:1] != y[:1]:
+        return False
+    diff = [i for i in range(len(x)) if x[i] != y[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]
+
+
+_SOUND_ALIKE = frozenset({frozenset("sz"), frozenset("ck"), frozenset("kq"), frozenset("iy"), frozenset("vw"),
+                          frozenset("gj")})
+"""Letters that sound alike, so that one is written for the other by ear ("Enso" for "Enzo"; "Jorje" for
+"Jorge", as a soft g and a j sound in Spanish and Portuguese names)."""
 
 
 def sound_alike(x: str, y: str) -> bool:
     """``y`` is ``x`` with one letter, not the first, put for one that sounds like it (s/z, c/k, k/q, i/y,
-    v/w): "Enzo" / "Enso"."""
+    v/w, g/j): "Enzo" / "Enso"."""
     if len(x) != len(y) or x[0] != y[0]:
         return False
     diff = [(c, d) for c, d in zip(x, y) if c != d]

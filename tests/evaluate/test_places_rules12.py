@@ -1,0 +1,39 @@
+"""Rules of the ``places`` judge added after the twelfth set, each on pairs written for the tests
+(not taken from any labelled set) with the near-misses it must keep apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from proevent.evaluate.places import same_place
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    # "blk" is a block, a label binding its number; "MR4" glued is meeting room 4
+    ("Blk 7 Unit 15", "Block 7, Unit 15", True),
+    ("Blk 7 Unit 15", "Unit 7 Blk 15", False),  # numbers swapped between the labels
+    ("Blk 7 Apt 3", "Blk 7 Apt 4", False),
+    ("MR4", "Meeting Room 4", True),
+    ("MR4 (big meeting room)", "meeting room 4", True),
+    ("MR4", "Meeting Room 5", False),
+    ("MR4", "Room 4B", False),
+    # a British postcode ending a part on one side only: the town or street without it
+    ("The Swan, Market Place, Thame OX9 2AB", "The Swan, Thame", True),
+    ("Lucky Noodle, 41 Mare St E8", "Lucky Noodle, Mare Street", True),
+    ("Lucky Noodle, 41 Mare St E8", "Lucky Noodle, 41 Mare St", True),
+    ("Lucky Noodle, 41 Mare St E8", "Lucky Noodle, 43 Mare St", False),  # the house number still counts
+    ("The Swan, Thame OX9 2AB", "The Swan, Wallingford", False),
+    ("Lucky Noodle, Mare St E8", "Lucky Noodle, Mare St N1", False),  # two districts
+    ("Lucky Noodle, Mare St E8", "Lucky Noodle, Mare St E8 4RP", True),
+    # typos: g for j (a soft g), two letters swapped in a word of 4, where the rest of the name holds
+    ("Cantina San Jorge, Calle Real", "cantina san jorje calle real", True),
+    ("Padaria Rogerio", "Padaria Rojerio", True),
+    ("Jorge's", "Jorje's", False),  # nothing else holds the name
+    ("The Grey Hose, Clapham", "the grey hoes clapham", True),
+    ("The Slat House, Clapham", "The Salt House, Clapham", True),
+    ("The Grey Hose", "The Grey Hoes", False),  # a short word alone: another name
+    ("The Grey Hose, Clapham", "The Grey Hope, Clapham", False),  # a letter changed, not swapped
+])
+def test_forms_of_the_twelfth_set(a: str, b: str, same: bool) -> None:
+    assert same_place(a, b) is same
+    assert same_place(b, a) is same
