@@ -33,6 +33,15 @@ from proevent.evaluate.places import same_place
     ("The Slat House, Clapham", "The Salt House, Clapham", True),
     ("The Grey Hose", "The Grey Hoes", False),  # a short word alone: another name
     ("The Grey Hose, Clapham", "The Grey Hope, Clapham", False),  # a letter changed, not swapped
+    # a hospital's department in any order and wording; a department makes its place a hospital
+    ("Radiology, Northfield General", "Northfield General Hospital radiology dept", True),
+    ("ST OSWALD HOSPITAL maternity unit", "the st oswald, maternity", True),
+    ("RVH A&E", "Royal Victoria Hospital, Accident and Emergency", True),
+    ("Casualty, Royal Victoria Hospital", "Royal Victoria Hospital ER", True),
+    ("Radiology, Northfield General", "Northfield General Hospital, Maternity", False),  # another department
+    ("Radiology, Northfield General", "Southfield General Hospital radiology dept", False),
+    ("RVH A&E", "Royal Free Hospital, A&E", False),  # other initials
+    ("the st oswald, maternity", "St Oswald Hotel, maternity", False),  # a hospital's word only
 ])
 def test_forms_of_the_twelfth_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

@@ -167,6 +167,8 @@ _LETTER_DOT = re.compile(r"(?<![\w.])([^\W\d_])\.(?=\d)")
 ("G03", "B2.14")."""
 _LECTURE_THEATRE = re.compile(r"(?<!\w)lt\s?(?=\d)", re.IGNORECASE)
 """"LT1" is "Lecture Theatre 1"."""
+_EMERGENCY = re.compile(r"(?<!\w)(?:accident\s*(?:&|and)\s*emergency|a\s*(?:&|and)\s*e)(?!\w)", re.IGNORECASE)
+""""A&E" (accident and emergency) is a hospital's emergency department (:mod:`proevent.evaluate.placedepts`)."""
 _MEETING_ROOM = re.compile(r"(?<![\w.])mr(?=\d)", re.IGNORECASE)
 """"MR2" is "Meeting Room 2", glued to its number only ("Mr 2" may be a title)."""
 _GLUED_LABEL = re.compile(r"(?<![\w.])(hs|rm|bldg|room|hall|gate|platform|studio|lab|suite|level|ward|bay|seat|block"
@@ -252,7 +254,7 @@ class Parsed(NamedTuple):
 def _words(part: str) -> tuple[tuple[str, ...], bool]:
     """Canonical words of one part of a location (raw text), and whether its order is free."""
     part = _UNI.sub("universidad", _LECTURE_THEATRE.sub("lecture theatre ", _CALLE.sub("calle ", part)))
-    part = _MEETING_ROOM.sub("meeting room ", part)
+    part = _EMERGENCY.sub("emergency", _MEETING_ROOM.sub("meeting room ", part))
     part = _LETTER_DOT.sub(r"\1", _DOTTED.sub(lambda m: _DOTTED_STREET[m.group(1).lower()], part))
     part = _GLUED_LABEL.sub(r"\1 ", part)
     part = _COMPOUND_KINDS.sub("main building", part)

@@ -81,6 +81,7 @@ from proevent.evaluate.placecities import (
     said_in,
     state_apart,
 )
+from proevent.evaluate.placedepts import department_apart
 from proevent.evaluate.placeforms import (
     initials_apart,
     numbers_swapped,
@@ -859,10 +860,10 @@ def _description(context: Any) -> str:
 
 _OTHER_READINGS = (_city_apart, split_as, _at_address, unbuilt, _branch_of, _initials, _street_tail, stopped,
                    state_apart, _chain_store, number_rejoined, use_dropped, commas_moved, german_at, _chain_named,
-                   _venue_at_address)
+                   _venue_at_address, department_apart)
 """The other readings :func:`same_place` asks, in order: a city told apart, a head split as the other
 side's, a home at its address, a building named without its word, a branch apart, initials with a
 place, a street ending a head, a word cut short with a full stop, a city and its state ending a head, a
 chain's store by its street, a house number after its street's part, a hospital's or room's use dropped, the
 same words split by commas elsewhere, a German "am" read as " at ", a venue's chain named after it, a venue read
-as its address."""
+as its address, a hospital's department apart from its name."""
