@@ -42,6 +42,16 @@ from proevent.evaluate.places import same_place
     ("Radiology, Northfield General", "Southfield General Hospital radiology dept", False),
     ("RVH A&E", "Royal Free Hospital, A&E", False),  # other initials
     ("the st oswald, maternity", "St Oswald Hotel, maternity", False),  # a hospital's word only
+    # a part of a park or grounds is a kind of place: added to a name it makes another spot
+    ("Ravenscourt Park playground", "Ravenscourt Park", False),
+    ("Ravenscourt Park skatepark", "Ravenscourt Park", False),
+    ("ravenscourt park playground", "Ravenscourt Park Playground, London", True),
+    # a location that says its name is a business's ("(the bar)") is no one's home
+    ("Marcos (the bar on Leith Walk)", "Marcos house", False),
+    ("Marcos", "Marcos house", True),  # said nothing, a possessive may be a home
+    ("Marcos (the bar on Leith Walk)", "Marcos", True),
+    ("Marcos, the cafe", "Marco's place", False),
+    ("Marcos (the bar on Leith Walk)", "Marcos bar, Leith Walk", True),
 ])
 def test_forms_of_the_twelfth_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

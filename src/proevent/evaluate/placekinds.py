@@ -10,7 +10,7 @@ import re
 
 from proevent.evaluate import gazetteer
 from proevent.evaluate.placeowners import _KIN
-from proevent.evaluate.placeparse import _BIND, _GENERIC, _MODIFIERS, _ROOM_KINDS, Parsed, _labelled
+from proevent.evaluate.placeparse import _BIND, _GENERIC, _MODIFIERS, _ROOM_KINDS, _VENUE_WORDS, Parsed, _labelled
 
 _HOSPITAL_WORDS = frozenset({"childrens", "children", "womens", "women", "general", "university", "teaching",
                              "memorial", "community", "district", "county", "regional", "maternity"})
@@ -88,3 +88,10 @@ def possessive_venue(short: tuple[str, ...], long: tuple[str, ...], raw_short: s
     if not (last in _TAVERN_KINDS or (last == "house" and len(added) >= 2 and added[-2] in _TAVERN_WORDS)):
         return False
     return all(w in _TAVERN_KINDS or w in _TAVERN_WORDS or w in _MODIFIERS or w == "house" for w in added)
+
+
+def says_business(parsed: Parsed) -> bool:
+    """A qualifier that is a kind of business alone ("Davids (the restaurant on Queen St)", "Marco's (bar)"): the
+    location says that its name is a business's, as a description naming the bar does, so a possessive there is
+    not someone's home ("Davids house")."""
+    return any(len(p) == 1 and p[0] in _VENUE_WORDS for p in parsed.parts[1:])

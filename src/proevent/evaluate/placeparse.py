@@ -120,7 +120,7 @@ _PLACE_KINDS = _STREET_TYPES | _HOME | _VENUE_TYPES | frozenset({
     "barracks", "fountain", "statue", "memorial", "monument", "observatory", "aquarium", "planetarium", "heath",
     "common", "moor", "forest", "woods", "metro", "tram", "underground", "tube", "basin", "marina", "dock", "docks",
     "wharf", "quarter", "clinic", "coworking", "bookshop", "bookstore", "pharmacy", "salon", "spa", "lounge",
-    "ballroom", "campus",
+    "ballroom", "campus", "playground", "skatepark", "bandstand", "lido",
 })
 """Words that make a different place when added to a name ("Brighton" / "Brighton Beach")."""
 _TRANSLIT = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "æ": "ae", "œ": "oe", "þ": "th"})

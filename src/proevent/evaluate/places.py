@@ -92,7 +92,7 @@ from proevent.evaluate.placeforms import (
     unworded,
 )
 from proevent.evaluate.placeinitials import acronym as _acronym
-from proevent.evaluate.placekinds import possessive_venue, use_dropped
+from proevent.evaluate.placekinds import possessive_venue, says_business, use_dropped
 from proevent.evaluate.placemeetings import titles_apart
 from proevent.evaluate.placeowners import (
     couple_home,
@@ -509,6 +509,8 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     if ma is not None and mb is not None:
         return ma == mb  # "meet.google.com/xyz-..." is not "meet.google.com/qrs-...", but "Meet link xyz-..."
     pa, pb = parse(a), parse(b)
+    if _VENUE_CUE not in cues and (says_business(pa) or says_business(pb)):
+        cues = cues | {_VENUE_CUE}  # "Davids (the restaurant on Queen St)" is no one's home
     if titles_apart(a, b) and _online(pa.parts) is not None and _online(pb.parts) is not None:
         return False  # "Teams – 'Weekly Ops'" is not "Teams – 'Monthly Ops Review'"
     if numbers_swapped(pa, pb) or streets_apart(pa, pb):
