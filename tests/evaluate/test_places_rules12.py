@@ -52,6 +52,16 @@ from proevent.evaluate.places import same_place
     ("Marcos (the bar on Leith Walk)", "Marcos", True),
     ("Marcos, the cafe", "Marco's place", False),
     ("Marcos (the bar on Leith Walk)", "Marcos bar, Leith Walk", True),
+    # one's own workplace or children's school said without a name is one reference
+    ("work", "my office", True),
+    ("at work", "the workplace", True),
+    ("school", "the kids' school", True),
+    ("nursery", "the kids nursery", True),
+    ("work", "Northwind Ltd, 4 Dock Street", False),
+    ("Dad's office", "work", False),  # someone else's
+    ("school", "the kids nursery", False),
+    ("school", "work", False),
+    ("school", "Hillside Primary School", False),
 ])
 def test_forms_of_the_twelfth_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

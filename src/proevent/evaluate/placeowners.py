@@ -155,3 +155,22 @@ def usual(location: str) -> bool:
     """"The usual" however said ("the usual spot", "our usual place"): one reference, resolved by whoever made
     it, so two such are the same and any named place is another."""
     return bool(_USUAL.match(location.strip()))
+
+
+_OWN_PLACE = re.compile(r"^(?:(?:the|my|our|at)\s+)?(?:(?:kids|kids'|kid's|children's|childrens|son's|sons|"
+                        r"daughter's|daughters)\s+)?(work|office|workplace|school|nursery|daycare|creche)$",
+                        re.IGNORECASE)
+"""One's own workplace or one's children's school, said without a name: "work", "the office", "the kids' school"."""
+_OWN_SAME = {"office": "work", "workplace": "work"}
+
+
+def own_place(location: str) -> str | None:
+    """The place of one's own a location refers to without naming it ("work", "the office", "my office" are one's
+    workplace; "school", "the kids' school" the children's school), ``None`` for anything else: two such of one
+    kind are one reference, as "the usual" is (:func:`usual`); someone else's ("Dad's office") or a named one is
+    not."""
+    found = _OWN_PLACE.match(location.strip())
+    if found is None:
+        return None
+    kind = found.group(1).lower()
+    return _OWN_SAME.get(kind, kind)

@@ -99,6 +99,7 @@ from proevent.evaluate.placeowners import (
     kin_home,
     kin_resolved,
     named_cues,
+    own_place,
     owner_cues,
     resolved,
     unresolved,
@@ -498,8 +499,8 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     different codes or channels are two meetings (:func:`meeting`)."""
     if cues and (resolved(a, b, cues) or kin_resolved(a, b, cues)):
         return True  # "her place" for dinner with Ana is Ana's place; "nonna's" for lunch at Nonna Lucia's
-    if (usual(a) and usual(b)) or couple_home(a, b):
-        return True  # "the usual" / "the usual spot"; "parents' house" / "Mum and Dad's"
+    if (usual(a) and usual(b)) or couple_home(a, b) or own_place(a) is not None and own_place(a) == own_place(b):
+        return True  # "the usual" / "the usual spot"; "parents' house" / "Mum and Dad's"; "work" / "the office"
     (ca, wa), (cb, wb) = call_with(a), call_with(b)
     if wa or wb:  # "FaceTime w/ Nana" is a FaceTime call, not FaceTime w/ Grandpa
         if wa and wb and wa != wb:
