@@ -62,6 +62,12 @@ from proevent.evaluate.places import same_place
     ("school", "the kids nursery", False),
     ("school", "work", False),
     ("school", "Hillside Primary School", False),
+    # a street corner with its street types on one side only, a known street's name inside it
+    ("Pret, 5th and 44th", "Pret A Manger, 5th Ave & 44th St", True),
+    ("Starbucks, 5th and Lenora", "starbucks 5th ave & lenora st", True),
+    ("Pret, 5th and 44th", "Pret A Manger, 6th Ave & 44th St", False),
+    ("Pret, 5th and 44th", "Pret A Manger, 5th Ave & 45th St", False),
+    ("Starbucks, 5th and Lenora", "Starbucks, 5th Ave", False),  # a corner picks one branch
 ])
 def test_forms_of_the_twelfth_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

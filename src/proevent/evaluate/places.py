@@ -698,12 +698,22 @@ def _decide(pa: Parsed, pb: Parsed, cues: frozenset[str]) -> bool:
     known_a, known_b = _tokens(ta), _tokens(tb)
     if known_a and known_b:  # both name known places: they decide, read as known places
         return any(tokens_match(x, y) for x in known_a for y in known_b) and not _aliases().namesake(
-            ta.parts, tb.parts) and _same(ta, tb)
+            ta.parts, tb.parts) and (_same(ta, tb) or _same(_head_tagged(ta, pa), _head_tagged(tb, pb)))
     if _aliases().namesake(ta.parts, tb.parts):
         return False  # "Hyde Park, Chicago" is not London's Hyde Park
     if _same(pa, pb):
         return True
     return (ta is not pa or tb is not pb) and _same(ta, tb)
+
+
+def _head_tagged(tagged: Parsed, parsed: Parsed) -> Parsed:
+    """``tagged``'s head (its known places as tokens) with ``parsed``'s qualifiers as written: a known place's name
+    inside a longer qualifier ("Fifth Avenue" in a street corner, "5th Ave & Pine St") is read as the words it is,
+    against a side that writes the corner without street types ("5th and Pine")."""
+    if len(tagged.parts) != len(parsed.parts) or tagged.parts[1:] == parsed.parts[1:]:
+        return tagged
+    parts = (tagged.parts[0], *parsed.parts[1:])
+    return tagged._replace(parts=parts, flat=tuple(w for p in parts for w in p))
 
 
 def _same(pa: Parsed, pb: Parsed) -> bool:
