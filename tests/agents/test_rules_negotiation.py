@@ -938,3 +938,18 @@ def test_a_journey_someone_cancelled_is_the_speakers_not_the_event():
                 ("21:16", "Bob Ray", "so I'll miss the lunch 😭😭")],
                members=members, kind="group", name="family", timetable=(lunch,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt"]}]
+
+
+@pytest.mark.parametrize("text", ["saturday i'm at my cousin's christening 😢 next time!",
+                                  "ugh i'm out of town that weekend. anyone want my spot"])
+def test_a_conflict_ending_on_next_time_or_a_spot_given_away_is_a_drop_out(text):
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("10:00", "Cy Hunt", text)], members=members, kind="group", name="padella", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+
+
+def test_next_time_said_to_one_who_dropped_out_is_no_drop_out():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("10:00", "Bob Ray", "can't do saturday, sorry all"), ("10:05", "Cy Hunt", "nooo. next time!")],
+               members=members, kind="group", name="padella", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Cy Hunt"]}]

@@ -78,6 +78,11 @@ _RE_I_CANT = re.compile(r"(?<![\w'])(?:i|i'm|im)\s+(?:actually\s+|really\s+|just
                         r"(?:\s+(?:anymore|any more|after all|on\s+\w+day|\w+day))?\s*(?:[,.!;]|$)")
 """'sunday afternoon i actually can't, got a shift', "i can't on wednesday, choir": a drop-out said with
 nothing after the "can't" but a day."""
+_RE_NEXT_TIME = re.compile(r"(?<![\w'])(?:i'm|im|i am|i have|i've got|ive got)\s.*(?<![\w'])next\s+time\W*$|"
+                           r"(?<![\w'])(?:want|take|have)\s+my\s+(?:ticket|spot|place|seat)(?![\w'])")
+"""Where the sender says what they are doing instead and ends on "next time!" ("friday i'm in toledo
+with my parents 😢 next time!"; not the "shame! next time" said to one who dropped out), or gives their
+ticket away ("anyone want my ticket"): the sender will not be there."""
 _RE_I_NEXT = re.compile(r"[,!]?\s+(?:i|i'm|im|i've|ive|i'll)(?![\w'])")
 """A name that opens a message and is followed by "I": the one spoken to ("nell i'm so sorry"), not
 the one who drops out."""
@@ -568,7 +573,7 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
         hits = f.hits
     said = "dropout" in hits or _RE_NO_FOR_ME.search(f.folded) or _RE_CANT_ATTEND.search(f.folded) or (
         _RE_OUT_FOR.search(f.folded)) or "out" in f.tokens and _RE_SIT_OUT.search(f.folded) or (
-        _RE_I_CANT.search(f.folded))
+        _RE_I_CANT.search(f.folded)) or _RE_NEXT_TIME.search(f.folded)
     if not said or "hedge" in f.hits and "dropout" not in hits:
         return None
     if "remind" in f.hits and _first(f, cues, "remind") < _dropout_at(f, cues):
@@ -595,7 +600,7 @@ def _dropout(f: Features, ctx: Context, cues: Cues) -> Move | None:
 def _dropout_at(f: Features, cues: Cues) -> int:
     """Where the drop-out is said: its first phrase, or the first form the patterns read."""
     found = [_first(f, cues, "dropout")]
-    found += [m.start() for rx in (_RE_NO_FOR_ME, _RE_CANT_ATTEND, _RE_OUT_FOR, _RE_I_CANT)
+    found += [m.start() for rx in (_RE_NO_FOR_ME, _RE_CANT_ATTEND, _RE_OUT_FOR, _RE_I_CANT, _RE_NEXT_TIME)
               if (m := rx.search(f.folded))]
     return min(found)
 
