@@ -68,6 +68,13 @@ from proevent.evaluate.places import same_place
     ("Pret, 5th and 44th", "Pret A Manger, 6th Ave & 44th St", False),
     ("Pret, 5th and 44th", "Pret A Manger, 5th Ave & 45th St", False),
     ("Starbucks, 5th and Lenora", "Starbucks, 5th Ave", False),  # a corner picks one branch
+    # a name of two words joined by "and" (pubs) called by its first word with the article
+    ("the Hare", "The Hare and Hounds", True),
+    ("the badger", "badger & ferret", True),
+    ("the Hounds", "The Hare and Hounds", False),  # its second word
+    ("Hare", "The Hare and Hounds", False),  # no article: a name of its own
+    ("the Hare", "The Hare Inn", False),
+    ("the Inn", "The Inn and Tavern", False),  # a kind of place
 ])
 def test_forms_of_the_twelfth_set(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same

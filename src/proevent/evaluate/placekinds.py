@@ -95,3 +95,19 @@ def says_business(parsed: Parsed) -> bool:
     location says that its name is a business's, as a description naming the bar does, so a possessive there is
     not someone's home ("Davids house")."""
     return any(len(p) == 1 and p[0] in _VENUE_WORDS for p in parsed.parts[1:])
+
+
+_PAIRED_NAME = re.compile(r"^(?:the\s+)?([^\W\d_]{3,})\s+(?:and|&|n|'n')\s+[^\W\d_]{3,}$", re.IGNORECASE)
+_FIRST_ONLY = re.compile(r"^the\s+([^\W\d_]{3,})$", re.IGNORECASE)
+
+
+def paired_short(a: str, b: str) -> bool:
+    """A name of two words joined by "and", as pubs are named ("the Dog and Duck", "Slug and Lettuce"), against its
+    first word with the article ("the Dog", "the Slug"), as regulars call it; not its second word ("the Duck"),
+    nor a first word without the article ("Marks" / "Marks and Spencer"), nor a kind of place ("the Inn")."""
+    for short, long in ((a, b), (b, a)):
+        first, pair = _FIRST_ONLY.match(short.strip()), _PAIRED_NAME.match(long.strip())
+        if first and pair and first.group(1).lower() == pair.group(1).lower() \
+                and first.group(1).lower() not in _GENERIC:
+            return True
+    return False

@@ -92,7 +92,7 @@ from proevent.evaluate.placeforms import (
     unworded,
 )
 from proevent.evaluate.placeinitials import acronym as _acronym
-from proevent.evaluate.placekinds import possessive_venue, says_business, use_dropped
+from proevent.evaluate.placekinds import paired_short, possessive_venue, says_business, use_dropped
 from proevent.evaluate.placemeetings import titles_apart
 from proevent.evaluate.placeowners import (
     couple_home,
@@ -499,8 +499,10 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     different codes or channels are two meetings (:func:`meeting`)."""
     if cues and (resolved(a, b, cues) or kin_resolved(a, b, cues)):
         return True  # "her place" for dinner with Ana is Ana's place; "nonna's" for lunch at Nonna Lucia's
-    if (usual(a) and usual(b)) or couple_home(a, b) or own_place(a) is not None and own_place(a) == own_place(b):
-        return True  # "the usual" / "the usual spot"; "parents' house" / "Mum and Dad's"; "work" / "the office"
+    if (usual(a) and usual(b)) or couple_home(a, b) or own_place(a) is not None and own_place(a) == own_place(b) \
+            or paired_short(a, b):
+        return True  # "the usual" / "the usual spot"; "parents' house" / "Mum and Dad's"; "work" / "the office";
+        # "the Dog" / "the Dog and Duck"
     (ca, wa), (cb, wb) = call_with(a), call_with(b)
     if wa or wb:  # "FaceTime w/ Nana" is a FaceTime call, not FaceTime w/ Grandpa
         if wa and wb and wa != wb:
