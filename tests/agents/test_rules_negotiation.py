@@ -953,3 +953,16 @@ def test_next_time_said_to_one_who_dropped_out_is_no_drop_out():
     ops = _act([("10:00", "Bob Ray", "can't do saturday, sorry all"), ("10:05", "Cy Hunt", "nooo. next time!")],
                members=members, kind="group", name="padella", timetable=(PADELLA,))
     assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Cy Hunt"]}]
+
+
+def test_a_no_to_the_new_day_just_after_the_event_moved_is_a_drop_out_but_not_before_any_move():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("10:00", "Bob Ray", "padella moved us to friday, same time"),
+                ("10:05", "Cy Hunt", "no way, i'm at my sister's graduation fri 😭😭")],
+               members=members, kind="group", name="padella", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "start", "value": "2026-03-13T20:00"},
+                   {"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+    ops = _act([("10:00", "Cy Hunt", "guys my boss won't let me off early saturday 😭"),
+                ("10:05", "Cy Hunt", "could we do sunday instead?")],
+               members=members, kind="group", name="padella", timetable=(PADELLA,))
+    assert ops == []

@@ -306,6 +306,11 @@ class RulesAgent:
             if slot is not None:
                 slot.deleted = False  # ... unless the user goes anyway ("no bother, I'll go on my own")
             state.alone = None
+        if isinstance(move, Rejection) and state.open is None and subject is not None and sender != user and (
+                chat.type == "group" and sender in subject.participants and state.moved is not None
+                and state.moved[0] == subject.id and state.seen - state.moved[1] <= recent_window(chat)
+                and any(d.best == day_of(subject.start) for d in f.reading.days)):
+            move = Dropout(sender, about=subject.id, person=sender)  # "noooo i'm at a wedding sat" after the move
         if isinstance(move, Nothing) and state.open is not None and chat.type == "group" and _RE_ME.match(f.folded):
             move = Acceptance(sender)  # "same": the yes of the one before
         if isinstance(move, Proposal):
@@ -550,7 +555,7 @@ class RulesAgent:
         if draft.key is not None and draft.key in work.slots:
             slot = work.slots[draft.key]
             apply_values(slot, v)
-            state.focus = slot.id
+            state.focus, state.moved = slot.id, (slot.id, state.seen)
             return
         if service:
             focus = work.slots.get(state.focus or "")
