@@ -316,8 +316,10 @@ FRESH_SETS = [
     # and most of its misses are conventions of other sets or knowledge of the world, docs/metrics.md).
     ("location_pairs.fresh11.jsonl", 111, 0.978, 0.801),
     # fresh12 (everyday places as chats write them; a strict annotator: a room, a street or a channel dropped is
-    # another door) was measured once, unseen, at 8bd7e77 (89.7 / 72.2; 89.5 / 71.3 with the judge of c53d88f).
-    ("location_pairs.fresh12.jsonl", 108, 0.896, 0.722),
+    # another door) was measured once, unseen, at 8bd7e77 (89.7 / 72.2; 89.5 / 71.3 with the judge of c53d88f);
+    # its floor is now its figure after the rules added for it (93.9 / 85.2: its six false "same" are qualifiers
+    # and an article its annotator counts apart where earlier sets do not, docs/metrics.md).
+    ("location_pairs.fresh12.jsonl", 108, 0.938, 0.851),
 ]
 
 

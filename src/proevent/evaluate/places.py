@@ -56,7 +56,10 @@ and is refused.
 Other readings live in small modules: national address forms, a street's name bound to its type and
 a venue at its address (:mod:`~proevent.evaluate.placepostal`), a call's person ("FaceTime w/ Nana":
 :mod:`~proevent.evaluate.placecalls`), a hospital's or room's use dropped and a possessive's pub
-(:mod:`~proevent.evaluate.placekinds`), "the usual" and "parents'" (:mod:`~proevent.evaluate.placeowners`).
+(:mod:`~proevent.evaluate.placekinds`), "the usual", "parents'" and one's own workplace or children's school
+(:mod:`~proevent.evaluate.placeowners`), a hospital's department in any order ("Outpatients, City General":
+:mod:`~proevent.evaluate.placedepts`), a British postcode beside its town or street
+(:mod:`~proevent.evaluate.placecities`).
 """
 
 from __future__ import annotations
