@@ -966,3 +966,10 @@ def test_a_no_to_the_new_day_just_after_the_event_moved_is_a_drop_out_but_not_be
                 ("10:05", "Cy Hunt", "could we do sunday instead?")],
                members=members, kind="group", name="padella", timetable=(PADELLA,))
     assert ops == []
+
+
+def test_ill_be_there_says_yes_to_an_invitation():
+    ops = _act([("09:00", "Bob Ray", "we're doing a bbq at ours sunday at 1, you coming?"),
+                ("09:20", USER, "i'll be there 🙌")], timetable=())
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-15T13:00", "end": None, "location": "Bob's",
+                                              "participants": [USER, "Bob Ray"], "description": "Bbq"}}]
