@@ -91,3 +91,22 @@ def test_another_pairs_file_is_refused(tmp_path: Path, pairs: Path, capsys) -> N
     pairs.write_text(pairs.read_text().replace("Room 4B", "Room 5"), encoding="utf-8")
     assert jb.main(["score", str(pairs), str(out)]) == 2
     assert "not the file the prompts were exported from" in capsys.readouterr().err
+
+
+RECORDED = ROOT / "bench" / "data" / "judge_blind"
+DATA = ROOT / "src" / "proevent" / "evaluate" / "data"
+
+
+@pytest.mark.parametrize(("folder", "sets"), [
+    # a blind reader's answers to the llm judge's prompts (docs/metrics.md): P / R per labelled set
+    ("fresh11_12", {"location_pairs.fresh11.jsonl": (1.0, 101 / 111),
+                    "location_pairs.fresh12.jsonl": (105 / 110, 105 / 108)}),
+    ("fresh13", {"location_pairs.fresh13.jsonl": (101 / 104, 101 / 114)}),
+])
+def test_the_recorded_blind_answers_replay_to_their_figures(folder, sets) -> None:
+    figures = jb.score([DATA / name for name in sets], RECORDED / folder)
+    assert figures["unanswered_requests"] == 0
+    for name, (precision, recall) in sets.items():
+        row = figures["sets"][name]
+        assert row["judge_errors"] == []
+        assert row["llm"]["precision"] == pytest.approx(precision) and row["llm"]["recall"] == pytest.approx(recall)
