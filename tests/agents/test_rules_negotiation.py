@@ -973,3 +973,11 @@ def test_ill_be_there_says_yes_to_an_invitation():
                 ("09:20", USER, "i'll be there 🙌")], timetable=())
     assert ops == [{"op": "insert", "event": {"start": "2026-03-15T13:00", "end": None, "location": "Bob's",
                                               "participants": [USER, "Bob Ray"], "description": "Bbq"}}]
+
+
+def test_a_cancellation_asked_is_off_when_the_other_side_says_yes_and_not_before():
+    ask = ("09:00", "Bob Ray", "so sorry, woke up with a fever. can we cancel thursday's dinner?")
+    assert _act([ask, ("09:30", USER, "of course, get well soon!")]) == [{"op": "delete", "id": "e1"}]
+    assert _act([ask]) == []
+    assert _act([ask, ("09:30", USER, "no way, I'll bring you soup instead 😂")]) == []
+    assert _act([ask, ("09:02", "Bob Ray", "sure?")]) == []  # the asker's own yes settles nothing

@@ -42,6 +42,7 @@ from proevent.agents.rules.moves import (
     Acceptance,
     Booked,
     BookingFailed,
+    CancelAsked,
     Cancellation,
     Dropout,
     Hedge,
@@ -400,9 +401,19 @@ class RulesAgent:
         if isinstance(move, Proposal):
             self._proposal(state, move, chat, user, work, subject)
             return
+        if isinstance(move, CancelAsked):
+            if subject is not None and not service:
+                state.cancel_offer = (subject.id, sender, state.seen)
+            return
         if isinstance(move, Acceptance):
             draft = state.open
             if service:
+                return
+            offer = state.cancel_offer
+            if draft is None and offer is not None and sender != offer[1] and user in (sender, offer[1]) and (
+                    state.seen - offer[2] <= recent_window(chat)) and offer[0] in work.slots:
+                work.slots[offer[0]].deleted = True  # "can we cancel today's lesson?" - "of course"
+                state.cancel_offer = None
                 return
             if draft is not None and move.about is not None and draft.key is not None and move.about != draft.key:
                 draft = None  # a yes about another event of the chat
@@ -422,6 +433,7 @@ class RulesAgent:
                 state.join_asked = None
             return
         if isinstance(move, Rejection):
+            state.cancel_offer = None
             draft = state.open
             if draft is not None:
                 if sender in draft.backers:

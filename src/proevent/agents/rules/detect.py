@@ -5,7 +5,7 @@ across steps, as the agent keeps it), so it knows what the agent knows: a "yes" 
 open proposal moves the negotiation, a "yes" to a joke does not; a day named in small talk
 ("rain on saturday") proposes nothing. A step needs the model when the agent would change the
 timetable, or when one of its messages moves a negotiation (opens, changes, settles or drops a
-proposal), cancels, drops out, joins, books or asks a service for something, or proposes with a
+proposal), cancels or asks to cancel, drops out, joins, books or asks a service for something, or proposes with a
 question or a clock time values the event it is about does not hold already ("still 9 on saturday?"
 and "9 yes" re-mention it), even where the agent itself goes no further (it may have misread the
 event, and the model decides).
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from proevent.agents.protocol import Observation
 from proevent.agents.rules.agent import Played, RulesAgent
-from proevent.agents.rules.moves import Booked, Cancellation, Dropout, Join, Proposal, Request
+from proevent.agents.rules.moves import Booked, CancelAsked, Cancellation, Dropout, Join, Proposal, Request
 
-_NOTICED = (Cancellation, Dropout, Join, Booked, Request)
+_NOTICED = (Cancellation, CancelAsked, Dropout, Join, Booked, Request)
 
 
 def _notices(p: Played) -> bool:

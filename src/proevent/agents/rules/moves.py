@@ -116,6 +116,12 @@ class Cancellation(Move):
 
 
 @dataclass
+class CancelAsked(Move):
+    """A cancellation put as a question ("can we cancel today's lesson?", "shall we just skip this
+    week?"): off when the other side says yes."""
+
+
+@dataclass
 class Dropout(Move):
     """``person`` will not attend (the sender, or someone the sender speaks for); ``day``: the one
     day the drop-out's own clause names ("no thursday for me, sorry. sat tho!": the Thursday)."""

@@ -30,6 +30,7 @@ from proevent.agents.rules.moves import (
     Acceptance,
     Booked,
     BookingFailed,
+    CancelAsked,
     Cancellation,
     Clock,
     Dropout,
@@ -530,13 +531,14 @@ def _cancellation(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if _RE_MY_CANCELLED.search(f.folded):
         return None  # "my meeting got cancelled": a reason, not the event
     v = values_of(f, ctx, cues)
-    if v.any() and ({"change", "ask"} & f.hits or f.question):
-        return None  # "cancel friday, saturday instead?": a change
+    own_day = v.day is not None and v.day == ctx.current_day and v.clock is None and v.place is None
+    if v.any() and not own_day and ({"change", "ask"} & f.hits or f.question):
+        return None  # "cancel friday, saturday instead?": a change (not "can we cancel today's lesson?")
     named = {d.best for d in f.reading.days if not d.retracted}  # also in a clause that reads as a reason
     if named and ctx.current_day is not None and ctx.current_day not in named:
         return Nothing(ctx.sender)  # "cancel my saturday court" for a Sunday event: not this event
     if f.question and ("ask" in f.hits or "hedge" in f.hits):
-        return Hedge(ctx.sender)  # "should we cancel?"
+        return CancelAsked(ctx.sender)  # "should we cancel?"
     if "hedge" in f.hits and ctx.sender != ctx.user:
         return Hedge(ctx.sender)
     return Cancellation(ctx.sender)

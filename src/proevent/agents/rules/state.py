@@ -78,6 +78,9 @@ class ChatState:
     """The chat was quiet for hours before the message being played: a new conversation."""
     last_at: datetime | None = None
     """When the chat's last message played was sent."""
+    cancel_offer: tuple[str, str, int] | None = None
+    """A cancellation of this event was asked (by this sender, at this message count): a yes from the
+    other side deletes it."""
     moved: tuple[str, int] | None = None
     """This event's day, time or place was last settled in this chat at this message count (a "no" to
     its day soon after is a member who cannot come then)."""
