@@ -981,3 +981,9 @@ def test_a_cancellation_asked_is_off_when_the_other_side_says_yes_and_not_before
     assert _act([ask]) == []
     assert _act([ask, ("09:30", USER, "no way, I'll bring you soup instead 😂")]) == []
     assert _act([ask, ("09:02", "Bob Ray", "sure?")]) == []  # the asker's own yes settles nothing
+
+
+def test_a_24_hour_clock_written_with_h_moves_the_event_and_the_speakers_whereabouts_are_no_place():
+    ops = _act([("09:00", "Bob Ray", "can we do thursday at 14h instead?"),
+                ("09:10", USER, "14h I'm at the dentist 😕 15h?"), ("09:12", "Bob Ray", "15h ok for me")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T15:00"}]

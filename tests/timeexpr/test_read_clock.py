@@ -150,6 +150,11 @@ def test_the_day_comes_with_the_time():
         ("the drive takes 1h30", [], [90]),  # small hours with minutes: a length
         ("for 2h", [], [120]),
         ("for 8h30 straight", [], [510]),  # after "for": a length, whatever the hour
+        ("14h I'm at the site 😕 15h?", [((14, 0), "start"), ((15, 0), "start")], []),  # bare 13h-23h: clocks
+        ("15h fechado", [((15, 0), "start")], []),
+        ("the flight takes 14h", [], [840]),  # a length asked for
+        ("for 16h straight", [], [960]),
+        ("9h", [], [540]),  # below 13h without minutes: still a length
     ],
 )
 def test_a_clock_written_with_h_is_read_as_a_clock_and_a_length_stays_a_length(text, clocks, minutes):

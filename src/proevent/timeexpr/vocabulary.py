@@ -162,8 +162,8 @@ def fold(text: str) -> str:
     """``text`` with the four non-ASCII letters that case-insensitive patterns match as ASCII ones
     ("ſ" as "s", the Kelvin sign as "k", dotted and dotless "i") written as those, one character
     for one (offsets stay): what a pattern matches is then always a vocabulary word; and a clock
-    written with "h" as one with a colon ("18h30" as "18:30", "19h" as "19 " with a bare hour's
-    licence), again one character for one."""
+    written with "h" and minutes as one with a colon ("18h30" as "18:30"), again one character for
+    one ("19h" stays, read as a whole hour of the 24-hour clock by :mod:`proevent.timeexpr.spans`)."""
     if ("h" in text or "H" in text) and _RE_DIGIT_H.search(text):
         text = _RE_H_CLOCK.sub(_h_clock, text)
     return text if text.isascii() else text.translate(_FOLD)
@@ -173,7 +173,7 @@ def _h_clock(m: re.Match[str]) -> str:
     hour, minutes = m.group(1), m.group(2)
     if minutes is not None:
         return f"{hour}:{minutes}"
-    return f"{hour} " if int(hour) >= 13 else m.group(0)  # "17h" -> "17 " (a 24-hour clock)
+    return m.group(0)  # "17h" stays: a 24-hour clock that spans.py reads as one ("15h?", "15h fechado")
 
 
 @lru_cache(maxsize=4096)

@@ -332,7 +332,18 @@ def _place_of(f: Features, cues: Cues) -> str | None:
     if "same" in f.folded and _RE_LAST.search(f.folded):
         return LAST
     place = call_place(f.masked) or find_place(f.masked, cues) or _place_instead(f, cues)
-    return place if place is not None and not in_reason(f, f.folded.find(fold(place))) else None  # ("Zoom": "zoom")
+    if place is None:
+        return None
+    at = f.folded.find(fold(place))  # ("Zoom": "zoom")
+    if in_reason(f, at) or "change" not in f.hits and at > 0 and _RE_WHEREABOUTS.search(
+            f.folded, max(0, at - 12), at):
+        return None
+    return place
+
+
+_RE_WHEREABOUTS = re.compile(r"(?<![\w'])(?:i'm|im|i am)\s+at\s+$")
+"""Where the speaker is ("14h I'm at the mooca site 😕 15h?"): their whereabouts, not the event's place
+(unless the message is worded as a change: "small change. next tuesday im at our leith clinic")."""
 
 
 _RE_DAY_LABEL = re.compile(r"\0*\s*:\s*")
