@@ -987,3 +987,14 @@ def test_a_24_hour_clock_written_with_h_moves_the_event_and_the_speakers_whereab
     ops = _act([("09:00", "Bob Ray", "can we do thursday at 14h instead?"),
                 ("09:10", USER, "14h I'm at the dentist 😕 15h?"), ("09:12", "Bob Ray", "15h ok for me")])
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T15:00"}]
+
+
+def test_a_task_asked_of_the_other_side_is_the_doers_event_not_the_askers():
+    ops = _act([("09:00", "Bob Ray", "can you pick up the kids from school thursday at 3? I have a late meeting"),
+                ("09:10", USER, "ya ok")], timetable=())
+    assert [op["event"]["participants"] for op in ops] == [[USER]]
+    ops = _act([("09:00", "Bob Ray", "can you pick me up from the station thursday at 9?"),
+                ("09:10", USER, "sure")], timetable=())
+    assert [op["event"]["participants"] for op in ops] == [[USER, "Bob Ray"]]
+    assert _act([("09:00", USER, "could you take the dog to the vet thursday at 5?"),
+                 ("09:10", "Bob Ray", "yep")], timetable=()) == []  # the user asked: not the user's event

@@ -559,7 +559,7 @@ class RulesAgent:
         if values.clock is None and move.activity is None and values.place is None and not move.asks and (
                 values.end_day is None):  # (a stay, "22nd to 24th", is a plan)
             return  # "rain on saturday, bring a coat": a day alone, said in passing, plans nothing
-        state.open = Draft(None, values, sender, [sender], move.activity)
+        state.open = Draft(None, values, sender, [sender], move.activity, move.favour)
 
     def _settle(self, state: ChatState, draft: Draft, chat: Chat, user: str, work: Work, *, service: bool) -> None:
         v = draft.values
@@ -591,6 +591,10 @@ class RulesAgent:
         else:
             backers = set(draft.backers) - state.declined
             people = [m for m in chat.members if m == user or m in backers]
+        if draft.favour:
+            if draft.by == user:
+                return  # a task the user asked someone else to do: not in the user's timetable
+            people = [m for m in people if m != draft.by]
         again = [s for s in work.live() if s.start == start and set(people) <= set(s.participants)]
         if again:  # "2 it is" after the move was settled: the event is already there
             state.focus = again[0].id

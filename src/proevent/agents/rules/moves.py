@@ -92,6 +92,9 @@ class Proposal(Move):
     repeats: bool = False
     """Its values are what the event it is about holds already ("yep 8pm", "still 9 on saturday?"): a
     re-mention (set by the agent)."""
+    favour: bool = False
+    """A task asked of the other side ("can you pick up lily from school wed?", not "can you pick me
+    up"): the one who does it attends, the one who asks does not."""
 
 
 @dataclass

@@ -721,10 +721,18 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return Acceptance(ctx.sender, values=v) if ctx.open_by and not f.question else Nothing(ctx.sender)
     fact = not asks and "agree" not in f.hits and "decline" not in f.hits and (
         "change" in f.hits or v.place is not None and _RE_ANNOUNCED.search(f.folded) is not None)
+    favour = f.question and (m := _RE_FAVOUR.search(f.folded)) is not None and not _RE_FOR_ME.match(f.folded, m.end())
     return Proposal(ctx.sender, values=v, change="change" in f.hits or bool(_RE_SAME.search(f.folded)),
                     fact=fact, agrees="agree" in f.hits and "decline" not in f.hits, asks=asks,
-                    activity=activity_of(_planned_text(f), cues),
-                    text=f.text)
+                    activity=activity_of(_planned_text(f), cues), text=f.text, favour=favour)
+
+
+_RE_FAVOUR = re.compile(r"(?<![\w'])(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+|maybe\s+)?"
+                        r"(?:pick|get|collect|fetch|take|drop|cover|walk|drive|bring|do)(?![\w'])|(?<![\w'])any chance"
+                        r"\s+(?:you|u)\s+(?:can|could)\s+(?:pick|get|collect|fetch|take|drop|cover|walk|drive)(?![\w'])")
+_RE_FOR_ME = re.compile(r"\s+(?:up\s+)?(?:me|us|my\s+(?:car|stuff|bags?))\b")
+"""A task asked of the other side ("can you pick up lily from school wed?", "could you cover the vendor call?"):
+the asker will not be there. Not "can you pick me up", "take us": the asker is what the task is for."""
 
 
 def _reminder(f: Features, ctx: Context, cues: Cues) -> Move | None:

@@ -42,6 +42,8 @@ class Draft:
     by: str
     backers: list[str] = field(default_factory=list)
     activity: str | None = None
+    favour: bool = False
+    """Asked of the other side as a task ("can you pick up lily from school wed?"): the asker is not there."""
     at: int = 0
     """The chat's message count when the proposal was last made or changed (a yes answers a recent one)."""
 
