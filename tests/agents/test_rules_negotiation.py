@@ -998,3 +998,19 @@ def test_a_task_asked_of_the_other_side_is_the_doers_event_not_the_askers():
     assert [op["event"]["participants"] for op in ops] == [[USER, "Bob Ray"]]
     assert _act([("09:00", USER, "could you take the dog to the vet thursday at 5?"),
                  ("09:10", "Bob Ray", "yep")], timetable=()) == []  # the user asked: not the user's event
+
+
+def test_a_change_of_an_event_that_is_over_is_dropped_so_a_new_plan_after_it_is_inserted():
+    brunch = make_event("e1", start=f"{MON}T11:45", end=None, location="Wren & Crumb",
+                        participants=[USER, "Bob Ray"], description="Brunch with Bob")
+    ops = _act([("15:02", "Bob Ray", "that was so nice. dad loved it"),
+                ("15:03", "Bob Ray", "dinner thurs? 7ish"), ("15:20", USER, "yes. 7 good")],
+               context=[("09:00", "Bob Ray", "could we do 12 instead? the bus is slow")], timetable=(brunch,))
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-12T19:00", "end": None, "location": None,
+                                              "participants": [USER, "Bob Ray"], "description": "Dinner"}}]
+
+
+def test_where_the_speaker_is_beside_a_no_is_a_reason_not_a_stay_to_plan():
+    ops = _act([("09:00", USER, "lunch next tue?"), ("10:00", "Bob Ray", "checked, next tue cannot, im in KL 21st-23rd 😞"),
+                ("10:05", USER, "aw ok, after you're back then")], timetable=())
+    assert ops == []

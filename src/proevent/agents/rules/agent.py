@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -161,6 +161,22 @@ def _relayed_person(folded: str, participants: list[str], sender: str, user: str
     return named[0] if len(named) == 1 else None
 
 
+_OVER_AFTER = timedelta(hours=3)
+"""An event without an end is over this long after its start."""
+
+
+def _over(slot: Slot | None, at: datetime) -> bool:
+    """Whether the event has ended by ``at`` (its end, else its start plus three hours; a day without a
+    clock time, by the end of that day)."""
+    if slot is None or slot.start is None:
+        return False
+    if "T" not in slot.start:
+        return date.fromisoformat(slot.start[:10]) < at.date()
+    end = datetime.fromisoformat(slot.end) if slot.end and "T" in slot.end else (
+        datetime.fromisoformat(slot.start) + _OVER_AFTER)
+    return end < at
+
+
 class RulesAgent:
     name = "rules"
 
@@ -249,6 +265,8 @@ class RulesAgent:
         state.last_at = at
         if state.quiet_before:
             state.moving = None  # a change asked yesterday is not what today's message answers
+        if state.open is not None and state.open.key is not None and _over(work.slots.get(state.open.key), at):
+            state.open = None  # a change of an event that is over ("that was so nice"): nothing is left to agree on
         before = (state.open, state.open.values if state.open else None)
         asked = (state.cancel_asked, state.join_asked)
         f = features(msg.text, sent_at(msg.time), self.cues)

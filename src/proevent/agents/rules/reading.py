@@ -150,6 +150,8 @@ class Context(NamedTuple):  # a tuple: built at every message of both modes, and
     """The chat asked where ("where are we going", "which place"): a bare name answers it."""
 
 
+_RE_IM_IN_PLACE = re.compile(r"(?<![\w'])(?:i'm|im|i am)\s+in\s+(?=[a-z])")
+"""'im in KL 21st-23rd' beside a no ("next tue cannot"): where the speaker is, a reason, not a yes."""
 _RE_ASKS = re.compile(r"(?<![\w'])(?:asks|asked|asking|wonders|wondering|wants to know|wanted to know)\s+$")
 
 
@@ -182,7 +184,9 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
             reason = False
             if gives:
                 said = _RE_AFTER_WORK.sub(" later ", _RE_AFTER_MY.sub(r"\1 the", part)) if rewrites else part
-                reason = any(cues.has(k, said) for k in gives) and not any(cues.has(k, said) for k in unless)
+                kept = _RE_IM_IN_PLACE.sub(" ", said) if "decline" in hits else said  # "cannot, im in KL 21st-23rd"
+                reason = any(cues.has(k, said) for k in gives) and not any(cues.has(k, kept) for k in unless) or (
+                    kept is not said and "decline" in hits and _RE_IM_IN_PLACE.search(said) is not None)
             clauses.append((pos, end, reason))
         if m is not None:
             pos = m.end()
@@ -635,6 +639,8 @@ def _clause_day(f: Features, cues: Cues, hits: frozenset[str]) -> date | None:
 def _join(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if "join" not in f.hits or not ctx.discussing or "decline" in f.hits and "dropout" in f.hits:
         return None
+    if "decline" in f.hits and not cues.has("join", _RE_IM_IN_PLACE.sub(" ", f.folded)):
+        return None  # "next tue cannot, im in KL": where the speaker is, not a yes
     v = values_of(f, ctx, cues)
     if v.any() and not _joins_as_is(v, ctx, f):
         return None  # "Boulder Box sat 10-12? Maria is coming too": a proposal
