@@ -1011,6 +1011,7 @@ def test_a_change_of_an_event_that_is_over_is_dropped_so_a_new_plan_after_it_is_
 
 
 def test_where_the_speaker_is_beside_a_no_is_a_reason_not_a_stay_to_plan():
-    ops = _act([("09:00", USER, "lunch next tue?"), ("10:00", "Bob Ray", "checked, next tue cannot, im in KL 21st-23rd 😞"),
+    ops = _act([("09:00", USER, "lunch next tue?"),
+                ("10:00", "Bob Ray", "checked, next tue cannot, im in KL 21st-23rd 😞"),
                 ("10:05", USER, "aw ok, after you're back then")], timetable=())
     assert ops == []
