@@ -1015,3 +1015,14 @@ def test_where_the_speaker_is_beside_a_no_is_a_reason_not_a_stay_to_plan():
                 ("10:00", "Bob Ray", "checked, next tue cannot, im in KL 21st-23rd 😞"),
                 ("10:05", USER, "aw ok, after you're back then")], timetable=())
     assert ops == []
+
+
+def test_a_place_said_back_before_a_yes_is_the_place():
+    ops = _act([("09:00", "Bob Ray", "dinner thurs? that georgian place near you, tbilisi nights. 7ish"),
+                ("09:20", USER, "tbilisi nights yes. 7 good")], timetable=())
+    assert [op["event"]["location"] for op in ops] == ["tbilisi nights"]
+    ops = _act([("09:00", "Bob Ray", "drinks fri? the anchor or the crown"), ("09:05", USER, "fri 6? the anchor"),
+                ("09:10", "Bob Ray", "the anchor 6 👍")], timetable=())
+    assert [(op["event"]["start"], op["event"]["location"]) for op in ops] == [("2026-03-13T18:00", "the anchor")]
+    ops = _act([("09:00", "Bob Ray", "lunch fri at noon?"), ("09:10", USER, "noon 👍")], timetable=())
+    assert [op["event"]["location"] for op in ops] == [None]  # a time said back is no place

@@ -161,6 +161,27 @@ def _relayed_person(folded: str, participants: list[str], sender: str, user: str
     return named[0] if len(named) == 1 else None
 
 
+_RECENT_SAID = 6
+_RE_LEAD_WORDS = re.compile(r"^[^\W\d][\w'’&.-]*(?:\s+[^\W\d][\w'’&.-]*){0,3}")
+
+
+def _said_back(f: Features, recent: list[str], cues: Cues) -> str | None:
+    """The place a yes names first by words of an earlier message of the chat ("zeret yes. 7 good"
+    after "that ethiopian place near you, zeret"; "the local 6 👍" after "fri 6? the local"): the
+    words before the yes (a time after them aside), said back. Not words the cue lists know (a day,
+    "ok", "sure", "so")."""
+    m = cues.phrases["agree"].search(f.folded)
+    if m is None or m.start() == 0:
+        return None
+    head = f.folded[:m.start()].strip(" ,.!").rstrip("0123456789: apm").rstrip(" ,.")
+    lead = _RE_LEAD_WORDS.fullmatch(head)
+    if lead is None or " or " in head or any(d.start < len(head) for d in (*f.reading.days, *f.reading.clocks)) or any(
+            cues.has(kind, head) for kind in ("agree", "decline", "hedge", "ask", "change", "self", "remind")):
+        return None
+    pattern = re.compile(rf"(?<![\w']){re.escape(head)}(?![\w'])")
+    return f.text[:len(head)].strip() if any(pattern.search(text) for text in recent) else None
+
+
 _OVER_AFTER = timedelta(hours=3)
 """An event without an end is over this long after its start."""
 
@@ -332,6 +353,10 @@ class RulesAgent:
             move = Dropout(sender, about=subject.id, person=sender)  # "noooo i'm at a wedding sat" after the move
         if isinstance(move, Nothing) and state.open is not None and chat.type == "group" and _RE_ME.match(f.folded):
             move = Acceptance(sender)  # "same": the yes of the one before
+        agrees = isinstance(move, Acceptance) or isinstance(move, Proposal) and move.agrees
+        if agrees and state.open is not None and state.open.values.place is None and move.values.place is None:
+            move.values.place = _said_back(f, state.recent, self.cues)  # "zeret yes. 7 good", "the local 6 👍"
+        state.recent = [*state.recent[-(_RECENT_SAID - 1):], f.folded]
         if isinstance(move, Proposal):
             move.named = named
         if about is not None and (isinstance(move, (Nothing, Proposal)) and _RE_MOVE_ASKED.search(f.folded) or (

@@ -80,6 +80,8 @@ class ChatState:
     """The chat was quiet for hours before the message being played: a new conversation."""
     last_at: datetime | None = None
     """When the chat's last message played was sent."""
+    recent: list[str] = field(default_factory=list)
+    """The last few messages of the chat, folded (a place said back is one of theirs: "zeret yes")."""
     cancel_offer: tuple[str, str, int] | None = None
     """A cancellation of this event was asked (by this sender, at this message count): a yes from the
     other side deletes it."""
