@@ -156,6 +156,7 @@ from proevent.evaluate.placepostal import (
     venue_at_address,
 )
 from proevent.evaluate.placerooms import BUILDING_KINDS, codes, room_alone, same_codes, street_address, unbuilt
+from proevent.evaluate.placesaid import said_cues, said_resolved, vague
 from proevent.evaluate.placeslips import (
     cut_short,
     doubling,
@@ -500,7 +501,7 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     A typo of the other side's word is read as the other side writes it, and the rule asked again; then the parts
     in their other readings (:func:`_rearranged`, :func:`_city_apart`, :func:`room_named`). Two meetings with
     different codes or channels are two meetings (:func:`meeting`)."""
-    if cues and (resolved(a, b, cues) or kin_resolved(a, b, cues)):
+    if cues and (resolved(a, b, cues) or kin_resolved(a, b, cues) or said_resolved(a, b, cues, _chain_length)):
         return True  # "her place" for dinner with Ana is Ana's place; "nonna's" for lunch at Nonna Lucia's
     if (usual(a) and usual(b)) or couple_home(a, b) or own_place(a) is not None and own_place(a) == own_place(b) \
             or paired_short(a, b):
@@ -551,6 +552,12 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     ka, kb = _known_typo(pa, pb, cues), _known_typo(pb, pa, cues)
     return (ka is not pa and _decide(ka, pb, cues)) or (kb is not pb and _decide(pa, kb, cues)) \
         or _room_pinned(pa, pb) or _room_pinned(pb, pa)
+
+
+def _bare_chain(location: str) -> bool:
+    """A chain's name alone, or with "near the office": a branch the description may name."""
+    head = parse(location).parts
+    return len(head) == 1 and 0 < _chain_length(head[0]) >= len(head[0]) - 3
 
 
 def _airport(head: tuple[str, ...]) -> bool:
@@ -840,6 +847,8 @@ class PlacesJudge(LocationJudge):
             cues |= named_cues(description)  # "nonna's" for lunch at Nonna Lucia's
         if a is not None and b is not None and (names_terminal(a) or names_terminal(b)):
             cues |= flight_cues(description)  # "Heathrow Terminal 5" for a flight from Heathrow
+        if a is not None and b is not None and (vague(a) or vague(b) or _bare_chain(a) or _bare_chain(b)):
+            cues |= said_cues(description)  # "the usual" for pints at the Tipsy Cow
         if not cues or a is None or b is None:
             return super().same(a, b, context)
         key = (a, b, cues) if a <= b else (b, a, cues)

@@ -1,0 +1,39 @@
+"""Rules of the ``places`` judge added after the thirteenth set, each on pairs written for the tests
+(not taken from any labelled set) with the near-misses it must keep apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from proevent.evaluate.places import PlacesJudge
+from proevent.evaluate.placeset import PairContext
+
+
+@pytest.mark.parametrize(("a", "b", "description", "same"), [
+    # a reference ("the usual", "school", "the office") the description names; a chain's bare name at the branch
+    # the description names
+    ("the usual", "The Crooked Lantern, Mill Lane", "Thursday quiz @ Crooked Lantern", True),
+    ("our usual spot", "Crooked Lantern", "drinks at the crooked lantern", True),
+    ("the usual", "The Crooked Lantern, Mill Lane", "Thursday quiz", False),  # nothing names it
+    ("the usual", "The Crooked Lantern, Mill Lane", "Thursday quiz at the Lantern Rooms", False),  # "crooked" unsaid
+    ("school", "Hollybrook Primary School", "collect Noor from Hollybrook", True),
+    ("the kids' school", "Hollybrook Academy", "parents' evening at Hollybrook", True),
+    ("school", "Hollybrook Leisure Centre", "swimming at Hollybrook", False),  # no school
+    ("school", "Hollybrook Primary School", "collect Noor from Ashdown", False),
+    ("the office", "Vantara House, 3 Quay St", "Vantara offsite planning", True),
+    ("work", "Vantara Tower", "Vantara all-hands", True),
+    ("the office", "Vantara Grill", "Vantara team dinner", False),  # a restaurant, not an office
+    ("the office", "Vantara House", "team dinner", False),
+    ("Costa Coffee", "Costa Coffee, Gatwick North Terminal", "coffee, Gatwick North Terminal", True),
+    ("Pret", "Pret, Gatwick Terminal 3", "breakfast before our flight from Gatwick T3", True),
+    ("Pret", "Pret, Gatwick Terminal 3", "breakfast before our flight from Gatwick T4", False),  # another terminal
+    ("Costa Coffee", "Costa Coffee, Gatwick North Terminal", "flat white with Jo", False),  # no branch said
+    ("Nando's near the office", "Nando's Sandton", "team lunch (Sandton office)", True),
+    ("Nando's near the office", "Nando's Sandton", "team lunch", False),
+    ("Nando's", "Nando's Sandton City Mall", "lunch in Sandton", False),  # "city mall" unsaid
+    ("Starbucks", "Starbucks Reserve Roastery, Tokyo", "coffee tasting in Tokyo", False),  # a roastery unsaid
+])
+def test_a_reference_the_description_names(a: str, b: str, description: str, same: bool) -> None:
+    judge = PlacesJudge()
+    assert judge.same(a, b, PairContext(description)) is same
+    assert judge.same(b, a, PairContext(description)) is same
