@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from proevent.evaluate.places import PlacesJudge
+from proevent.evaluate.places import PlacesJudge, same_place
 from proevent.evaluate.placeset import PairContext
 
 
@@ -37,3 +37,21 @@ def test_a_reference_the_description_names(a: str, b: str, description: str, sam
     judge = PlacesJudge()
     assert judge.same(a, b, PairContext(description)) is same
     assert judge.same(b, a, PairContext(description)) is same
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    # a market in other languages before its name ("Chợ", "Pasar", "Pazarı", "Rynek", "Targ")
+    ("Chợ Hòa Bình", "Hoa Binh Market", True),
+    ("Pasar Gede, Solo", "Gede Market", True),
+    ("Chợ Hòa Bình", "Hoa Binh Park", False),  # another kind
+    ("Chợ Hòa Bình", "Hoa Lac Market", False),
+    ("Rynek Jeżycki", "Jezycki Market, Poznań", True),
+    # a compass point cut to its letters after a street's type
+    ("88 Dundas Street East, Toronto", "88 Dundas St E, Toronto", True),
+    ("Elm Cafe, 40 King St NW", "Elm Cafe, 40 King Street Northwest", True),
+    ("88 Dundas Street East", "88 Dundas St W", False),  # another half of the street
+    ("Block W, Dundas campus", "Block West, Dundas campus", False),  # a block's letter is no compass point
+])
+def test_market_words_and_compass_letters(a: str, b: str, same: bool) -> None:
+    assert same_place(a, b) is same
+    assert same_place(b, a) is same

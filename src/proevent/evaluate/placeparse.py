@@ -65,7 +65,8 @@ _KIND_NAMES = {
                   "universitaire universitair", "hospital": "ospedale hopital",
     "airport": "aeropuerto aeroporto aeroport flughafen", "stadium": "estadio stade stadio stadion estadi",
     "beach": "playa plage praia spiaggia", "castle": "castillo chateau castello schloss",
-    "market": "mercado marche mercato", "building": "edificio edifici batiment gebaude",
+    "market": "mercado marche mercato cho pasar pazar pazari carsi souq suq rynek targ piac markt",
+    "building": "edificio edifici batiment gebaude",
     "chapel": "capilla chapelle cappella kapelle", "clinic": "clinica klinik clinique kliniek",
     "mosque": "masjid mezquita mosquee moschee moskee camii cami",
     "basilica": "basilique basilika basiliek", "temple": "templo tempio tempel",
@@ -88,7 +89,12 @@ _STREET_TYPES = frozenset({"street", "road", "avenue", "boulevard", "lane", "dri
 _STATION_WORDS = frozenset({"station"})
 """A station qualifier may lack the word ("at Kings Cross" / "King's Cross station"), unless the bare
 name is a city ("Leeds station" is not "Leeds")."""
-_COMPASS = frozenset({"n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west"})
+_COMPASS = frozenset({"n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west", "northeast",
+                      "northwest", "southeast", "southwest"})
+_COMPASS_CUT = {"n": "north", "s": "south", "e": "east", "w": "west", "ne": "northeast", "nw": "northwest",
+                "se": "southeast", "sw": "southwest"}
+"""A compass point cut to its letters after a street's type: "Queen St W" is "Queen Street West" (alone, "W" may be
+a letter of a building or a room)."""
 _HOTEL_NAMES = frozenset({"palace", "inn", "court"})
 """Kinds a hotel's name is made of: "Taj Mahal Palace" is the "Taj Mahal Palace Hotel" (but "Kew
 Gardens" is not the "Kew Gardens Hotel")."""
@@ -277,6 +283,8 @@ def _words(part: str) -> tuple[tuple[str, ...], bool]:
         unit = _UNIT.match(w)
         if unit and folded and folded[-1][0] in _TENS:  # "Forty-Second" is "42nd"
             w = f"{_TENS[folded.pop()[0]] // 10}{w}"
+        if folded and folded[-1][0] in _STREET_TYPES and w in _COMPASS_CUT:
+            w = _COMPASS_CUT[w]  # "Queen St W" is "Queen Street West"
         if folded and folded[-1][0] in _NUMBER_SIGNS and w[:1].isdigit():
             folded.pop()  # "No. 10 Downing Street" is "10 Downing Street"
         folded.append((w, mark))
