@@ -1026,3 +1026,18 @@ def test_a_place_said_back_before_a_yes_is_the_place():
     assert [(op["event"]["start"], op["event"]["location"]) for op in ops] == [("2026-03-13T18:00", "the anchor")]
     ops = _act([("09:00", "Bob Ray", "lunch fri at noon?"), ("09:10", USER, "noon 👍")], timetable=())
     assert [op["event"]["location"] for op in ops] == [None]  # a time said back is no place
+
+
+def test_a_plan_set_before_or_after_an_event_is_a_new_event_on_its_day():
+    play = make_event("e1", start="2026-03-12T20:00", end=None, location="the Goodman",
+                      participants=[USER, "Bob Ray"], description="Play at the Goodman")
+    ops = _act([("09:00", "Bob Ray", "thursday's play, so excited"), ("09:01", "Bob Ray", "dinner before? 6:15?"),
+                ("09:10", USER, "6:30? i'm on a call till 6"), ("09:12", "Bob Ray", "deal 🍜")], timetable=(play,))
+    assert ops == [{"op": "insert", "event": {"start": "2026-03-12T18:30", "end": None, "location": None,
+                                              "participants": [USER, "Bob Ray"], "description": "Dinner"}}]
+    exam = make_event("e1", start="2026-03-13T09:00", end="2026-03-13T12:00", location="Aula 3",
+                      participants=[USER, "Bob Ray"], description="Criminal law exam")
+    ops = _act([("09:00", "Bob Ray", "after the exam friday, tapas? 2pm at el rincon?"),
+                ("09:10", USER, "obviously 🍻")], timetable=(exam,))
+    assert [(op["op"], op["event"]["start"], op["event"]["location"]) for op in ops] == [
+        ("insert", "2026-03-13T14:00", "el rincon")]

@@ -127,7 +127,8 @@ _RE_ANCHOR = re.compile(r"(?<![\w'])(?:before|after)\s+(?:the\s+|my\s+|our\s+|yo
 def _anchor_only(f: Features, slot: Slot, cues: Cues) -> bool:
     """The event is named only as the time of another plan ("lunch before the workshop?", "beers
     after your haircut"): its words stand right after "before"/"after" and nowhere else, and the
-    message names an activity of its own that the event's description does not."""
+    message names an activity of its own that the event's description does not (or asks for a time
+    and a place of its own)."""
     if "before" not in f.folded and "after" not in f.folded:
         return False
     own = content_words(slot.description)
@@ -137,9 +138,30 @@ def _anchor_only(f: Features, slot: Slot, cues: Cues) -> bool:
     rest = "".join(f.folded[a:b] for a, b in zip([0, *(m.end() for m in anchors)],
                                                    [*(m.start() for m in anchors), len(f.folded)], strict=True))
     activity = activity_of(rest, cues)
-    return activity is not None and content_words(rest).isdisjoint(own) and activity[:4] not in fold(slot.description)
+    if not content_words(rest).isdisjoint(own):
+        return False
+    if activity is not None:
+        return activity[:4] not in fold(slot.description)
+    # no activity word: a time and a place of its own, asked ("after the exam monday, cañas? 1pm at la vía láctea?")
+    return f.question and bool(f.reading.clocks) and _RE_AT_OWN_PLACE.search(rest) is not None
 
 
+_RE_BARE_ANCHOR = re.compile(r"(?<![\w'])(?:before|after)(?=\s*(?:[?!.,;]|$))")
+"""'dinner before?', "eat before? 4pm": before or after the event being discussed, named by nothing."""
+
+
+def _plan_of_its_own(f: Features, slot: Slot, cues: Cues) -> bool:
+    """The message plans something else than the event: an activity its description does not name,
+    or a time and a place of its own."""
+    activity = activity_of(f.folded, cues)
+    if activity is not None:
+        return activity[:4] not in fold(slot.description)
+    place = _RE_AT_OWN_PLACE.search(f.folded)
+    return place is not None and bool(f.reading.clocks) and not (
+        slot.location and fold(slot.location).startswith(f.folded[place.end() - 1:place.end() + 3]))
+
+
+_RE_AT_OWN_PLACE = re.compile(r"(?<![\w'])(?:at|@)\s+[a-z]")
 _RE_BOOKED_LEAD = re.compile(r"(?:booked|confirmed|reserved|done|all done|you're booked|you are booked|"
                              r"you're all set)(?![\w'])")
 """A confirmation that opens with its verb (matched at the start of the message)."""
@@ -298,6 +320,11 @@ class RulesAgent:
         reference = about is not None and _anchor_only(f, work.slots[about], self.cues)
         if reference and before_it is None and (later := _RE_AFTER_ANY.search(f.folded)) is not None:
             after, before_it = later, work.slots[about or ""]  # "beers after your haircut": from its end
+        tied = work.slots.get(about or "") if reference else None  # the event a new plan is set before or after
+        if tied is None and f.question and ("before" in f.folded or "after" in f.folded) and (
+                _RE_BARE_ANCHOR.search(f.folded)) and (focus := work.slots.get(about or state.focus or "")) and (
+                not focus.deleted and _plan_of_its_own(f, focus, self.cues)):
+            tied, reference = focus, True  # "dinner before? there's a ramen place on dearborn, 6:15?"
         if before_it is not None and about == before_it.id or reference:
             about, named = None, False  # "straight after yoga", "lunch before the workshop": a reference
         if about is not None:
@@ -340,6 +367,8 @@ class RulesAgent:
                     move.about = None  # "usual room" names the open plan's place, not the event it came from
             if after is not None and values.clock is None:
                 start_after(values, f, before_it)
+            if tied is not None and values.day is None and isinstance(move, Proposal) and move.about is None:
+                values.day = day_of(tied.start)  # the plan set before or after an event is on its day
         if state.alone is not None and sender == user and state.seen - state.alone[1] <= _RECENT_ALONE and (
                 _RE_ALONE.search(f.folded)):
             slot = work.slots.get(state.alone[0])
