@@ -1041,3 +1041,11 @@ def test_a_plan_set_before_or_after_an_event_is_a_new_event_on_its_day():
                 ("09:10", USER, "obviously 🍻")], timetable=(exam,))
     assert [(op["op"], op["event"]["start"], op["event"]["location"]) for op in ops] == [
         ("insert", "2026-03-13T14:00", "el rincon")]
+
+
+def test_a_place_asked_again_leaves_the_place_open_to_another_name():
+    ops = _act([("09:00", "Bob Ray", "can we do friday instead? same time"),
+                ("09:05", USER, "fri works. dishoom again? the queue was awful last time"),
+                ("09:06", "Bob Ray", "hoppers? it's quieter and the curry is better"), ("09:10", USER, "deal 👍")])
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T19:30"},
+                   {"op": "update", "id": "e1", "attribute": "location", "value": "hoppers"}]

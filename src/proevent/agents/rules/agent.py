@@ -146,6 +146,7 @@ def _anchor_only(f: Features, slot: Slot, cues: Cues) -> bool:
     return f.question and bool(f.reading.clocks) and _RE_AT_OWN_PLACE.search(rest) is not None
 
 
+_RE_PLACE_AGAIN = re.compile(r"(?<![\w'])again\s*\?")
 _RE_BARE_ANCHOR = re.compile(r"(?<![\w'])(?:before|after)(?=\s*(?:[?!.,;]|$))")
 """'dinner before?', "eat before? 4pm": before or after the event being discussed, named by nothing."""
 
@@ -394,7 +395,8 @@ class RulesAgent:
         if asks_where or subject is not None and _RE_PLACE_GONE.search(f.folded):
             state.where_asked = True  # "where?", or "the route is closed": a bare name next is the new place
         elif getattr(move, "values", None) is not None and move.values.place is not None:
-            state.where_asked = False
+            state.where_asked = isinstance(move, Proposal) and move.asks and f.question and (
+                _RE_PLACE_AGAIN.search(f.folded) is not None)  # "regatta again?": another place may answer
         # (the roll-call and the moves below do nothing without a roll-call open, or for a Nothing)
         called = state.call is not None and state.open is None and self._roll_call(state, move, f, chat, user, work)
         if not called and not isinstance(move, Nothing):
