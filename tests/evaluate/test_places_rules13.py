@@ -55,3 +55,26 @@ def test_a_reference_the_description_names(a: str, b: str, description: str, sam
 def test_market_words_and_compass_letters(a: str, b: str, same: bool) -> None:
     assert same_place(a, b) is same
     assert same_place(b, a) is same
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    # streets named by numbers keep their types: the types swapped is another corner
+    ("Calle 8 con Carrera 52, Cali", "Carrera 8 con Calle 52, Cali", False),
+    ("Calle 8 con Carrera 52, Cali", "Calle 8 con Carrera 52", True),
+    ("Calle 8 con Carrera 52, Cali", "Carrera 52 con Calle 8, Cali", True),  # the same corner in another order
+    # a room's floor written apart by a stop: the digits together are the room
+    ("Room 2.07, Darwin Building", "Room 207, Darwin Building", True),
+    ("Rm 12.31, Darwin Building", "room 1231, Darwin Building", True),
+    ("Room 2.07, Darwin Building", "Room 270, Darwin Building", False),
+    ("Room 2.07, Darwin Building", "Room 2.70, Darwin Building", False),
+    ("Hall 4.1, Messe Essen", "Hall 41, Messe Essen", False),  # a hall's level, not a room on a floor
+    # two uses before one room's label and number are two rooms; a use on one side only is dropped
+    ("Seminar Room 2, Kellner Library", "Study Room 2, Kellner Library", False),
+    ("Lecture Theatre 3, Kellner Building", "Operating Theatre 3, Kellner Building", False),
+    ("Seminar Room 2, Kellner Library", "Room 2, Kellner Library", True),
+    ("Seminar Room 2, Kellner Library", "Kellner Library, seminar room 2", True),
+    ("Treatment Room 3, Oakfield Clinic", "Oakfield Clinic, room 3", True),  # "clinic," ends no room's use
+])
+def test_street_numbers_room_floors_and_uses(a: str, b: str, same: bool) -> None:
+    assert same_place(a, b) is same
+    assert same_place(b, a) is same

@@ -96,7 +96,8 @@ def town_longer(q: tuple[str, ...], r: tuple[str, ...]) -> bool:
 def numbers_swapped(pa: Parsed, pb: Parsed) -> bool:
     """A part of each side with the same words and the same two numbers or more, in another order: an address whose
     numbers are swapped is another address ("Calle 45 #12-30" / "Calle 12 #45-30"; "Flat 3, 12 Elm Road" keeps its
-    numbers bound to their labels)."""
+    numbers bound to their labels); streets named by numbers with their types swapped ("Calle 10 con Carrera 43" /
+    "Carrera 10 con Calle 43")."""
     for p in pa.parts:
         nums = [w for w in p if w.isdigit()]
         if len(nums) < 2:
@@ -106,7 +107,14 @@ def numbers_swapped(pa: Parsed, pb: Parsed) -> bool:
             if theirs != nums and sorted(theirs) == sorted(nums) and {w for w in p if not w.isdigit()} == {
                     w for w in r if not w.isdigit()}:
                 return True
-    return False
+    fa, fb = pa.flat, pb.flat  # "Calle 10 con Carrera 43" / "Carrera 10 con Calle 43": each street has its number
+    return sorted(fa) == sorted(fb) and len(_typed(fa)) >= 2 and sorted(_typed(fa)) != sorted(_typed(fb))
+
+
+def _typed(part: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The numbers of a part that follow a street's type, with the type ("Calle 10", "Carrera 43": streets named by
+    numbers, as Colombian and other grids name them)."""
+    return [(part[i - 1], w) for i, w in enumerate(part) if i and w.isdigit() and part[i - 1] in _STREET_TYPES]
 
 
 def initials_apart(parsed: Parsed, other: Parsed, acronym: Callable[[str, str], bool]) -> Parsed:

@@ -57,6 +57,19 @@ def use_dropped(parsed: Parsed, other: Parsed) -> Parsed:
     return parsed._replace(parts=kept, flat=tuple(w for p in kept for w in p))
 
 
+_USE_BEFORE = re.compile(r"\b([a-z]+) (room|theatre|theater|hall|lab|suite|studio) (\w*\d\w*(?: \d+)?)\b")
+"""A word, then a room's label and its number ("seminar room 1")."""
+
+
+def uses_apart(a: str, b: str) -> bool:
+    """Each side names a room by what it is for, before the same label and number, and the uses differ: two rooms
+    ("Seminar Room 1" / "Reading Room 1"), though the parse reads a use before a numbered room as nothing (a use
+    on one side only is dropped: "Seminar Room 1" / "Room 1"). ``a`` and ``b`` are normalised texts."""
+    ua = {(m.group(2), m.group(3)): m.group(1) for m in _USE_BEFORE.finditer(a) if m.group(1) in _ROOM_USES}
+    ub = {(m.group(2), m.group(3)): m.group(1) for m in _USE_BEFORE.finditer(b) if m.group(1) in _ROOM_USES}
+    return any(room in ub and ub[room] != use for room, use in ua.items())
+
+
 def _used(flat: tuple[str, ...], room: str) -> bool:
     """A use said before ``room`` in ``flat`` ("lecture" before "theatre_3")."""
     return any(flat[i] in _ROOM_USES for i in range(len(flat) - 1) if flat[i + 1] == room and _BIND in room)

@@ -67,3 +67,17 @@ def unbuilt(parsed: Parsed, other: Parsed) -> Parsed:
     parts = tuple(tuple(w for w in p if w != "building") if any(
         w not in _GENERIC and _BIND not in w and not w[:1].isdigit() for w in p) else p for p in parsed.parts)
     return parsed._replace(parts=parts, flat=tuple(w for p in parts for w in p), free_order=True)
+
+
+def floor_joined(label: str, x: str, y: str) -> bool:
+    """A room's number with its floor written apart ("Room 3.14", read "room_3_14") against the same digits written
+    together ("Room 314"): one room, the floor being the first digits; only for a room, and only with two digits after
+    the stop (the room on its floor), so that "Hall 3.1" of a fairground stays apart from "Hall 31"."""
+    if label != "room":
+        return False
+    for apart, joined in ((x, y), (y, x)):
+        floor, sep, room = apart.partition(_BIND)
+        if sep and floor.isdigit() and len(floor) <= 2 and room.isdigit() and len(room) == 2 and joined == floor + room:
+            return True
+    return False
+

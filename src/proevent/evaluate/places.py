@@ -95,7 +95,7 @@ from proevent.evaluate.placeforms import (
     unworded,
 )
 from proevent.evaluate.placeinitials import acronym as _acronym
-from proevent.evaluate.placekinds import paired_short, possessive_venue, says_business, use_dropped
+from proevent.evaluate.placekinds import paired_short, possessive_venue, says_business, use_dropped, uses_apart
 from proevent.evaluate.placemeetings import titles_apart
 from proevent.evaluate.placeowners import (
     couple_home,
@@ -155,7 +155,15 @@ from proevent.evaluate.placepostal import (
     streets_apart,
     venue_at_address,
 )
-from proevent.evaluate.placerooms import BUILDING_KINDS, codes, room_alone, same_codes, street_address, unbuilt
+from proevent.evaluate.placerooms import (
+    BUILDING_KINDS,
+    codes,
+    floor_joined,
+    room_alone,
+    same_codes,
+    street_address,
+    unbuilt,
+)
 from proevent.evaluate.placesaid import said_cues, said_resolved, vague
 from proevent.evaluate.placeslips import (
     cut_short,
@@ -199,7 +207,7 @@ def word_match(x: str, y: str, pinned: bool = False) -> bool:
         return True
     if _BIND in x or _BIND in y:  # the label (or compass point) equal, its number or word matching
         (lx, _, rx), (ly, _, ry) = x.partition(_BIND), y.partition(_BIND)
-        return _BIND in x and _BIND in y and lx == ly and word_match(rx, ry)
+        return _BIND in x and _BIND in y and lx == ly and (word_match(rx, ry) or floor_joined(lx, rx, ry))
     if x.rstrip("s") == y.rstrip("s") or transcribed(x, y):
         return True
     if not x or not y or x[0] != y[0] or any(c.isdigit() for c in x + y):
@@ -520,7 +528,7 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
         cues = cues | {_VENUE_CUE}  # "Davids (the restaurant on Queen St)" is no one's home
     if titles_apart(a, b) and _online(pa.parts) is not None and _online(pb.parts) is not None:
         return False  # "Teams – 'Weekly Ops'" is not "Teams – 'Monthly Ops Review'"
-    if numbers_swapped(pa, pb) or streets_apart(pa, pb):
+    if numbers_swapped(pa, pb) or streets_apart(pa, pb) or uses_apart(a.lower(), b.lower()):
         return False  # "Calle 45 #12-30" is not "Calle 12 #45-30", "Mill Street Church" not "Church Street Mill"
     if cues and elsewhere_than_said(pa, pb, cues):
         return False  # "Museum of Fine Arts, Houston" for an exhibit in Boston
