@@ -1049,3 +1049,10 @@ def test_a_place_asked_again_leaves_the_place_open_to_another_name():
                 ("09:06", "Bob Ray", "hoppers? it's quieter and the curry is better"), ("09:10", USER, "deal 👍")])
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T19:30"},
                    {"op": "update", "id": "e1", "attribute": "location", "value": "hoppers"}]
+
+
+def test_a_bare_in_answers_the_roll_call():
+    members = (USER, "Bob Ray", "Cy Hunt", "Di Moss")
+    ops = _act([("09:00", "Bob Ray", "pub quiz thursday at 8?"), ("09:05", USER, "i'm in"), ("09:06", "Cy Hunt", "in!"),
+                ("09:07", "Di Moss", "can't, sorry")], members=members, kind="group", name="quiz", timetable=())
+    assert [op["event"]["participants"] for op in ops] == [[USER, "Bob Ray", "Cy Hunt"]]

@@ -85,8 +85,8 @@ _RE_AFTER = re.compile(r"(?<![\w'])(?:straight|right|just|directly|immediately)\
 """A start given by another event's end ("right after my dentist", "straight after the match")."""
 _RE_FROM = re.compile(r"(?<![\w'])(?:from|after|free from|home from|back from)\s+\d")
 _RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im|i can|i can do it|i can help|"
-                    r"i can do that)\W*$")
-"""A whole message that answers a roll-call by volunteering ("me")."""
+                    r"i can do that|in|in too|also in|count me|me as well)\W*$")
+"""A whole message that answers a roll-call by volunteering ("me", "in!")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place|somewhere else"
                        r"|elsewhere|another place|a different place)(?![\w'])")
