@@ -1056,3 +1056,11 @@ def test_a_bare_in_answers_the_roll_call():
     ops = _act([("09:00", "Bob Ray", "pub quiz thursday at 8?"), ("09:05", USER, "i'm in"), ("09:06", "Cy Hunt", "in!"),
                 ("09:07", "Di Moss", "can't, sorry")], members=members, kind="group", name="quiz", timetable=())
     assert [op["event"]["participants"] for op in ops] == [[USER, "Bob Ray", "Cy Hunt"]]
+
+
+@pytest.mark.parametrize("text", ["ugh a client call just landed 😤 skip me saturday",
+                                  "im skipping saturday's one, sorry"])
+def test_skip_me_or_im_skipping_is_a_drop_out(text):
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("10:00", "Cy Hunt", text)], members=members, kind="group", name="padella", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Bob Ray"]}]
