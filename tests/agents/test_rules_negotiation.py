@@ -1064,3 +1064,26 @@ def test_skip_me_or_im_skipping_is_a_drop_out(text):
     members = (USER, "Bob Ray", "Cy Hunt")
     ops = _act([("10:00", "Cy Hunt", text)], members=members, kind="group", name="padella", timetable=(PADELLA,))
     assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("calle del pez 21, 3º dcha", "calle del pez 21, 3º dcha"),
+    ("meet at mine at 6, av. insurgentes 1200", "av. insurgentes 1200"),
+    ("mine! lindenstr 7, bring chairs", "lindenstr 7"),
+    ("dinner at 14 kings road", "14 kings road"),
+    ("ul. długa 5, room 3. bring the form", "ul. długa 5, room 3"),
+    ("at 10:30 with Dr Okafor", None),  # a title, not a drive
+    ("7 is way too early", None),
+    ("table for 4 at 8", None),
+])
+def test_a_street_address_is_read_as_written(text, address):
+    from proevent.agents.rules.places import address_place
+    assert address_place(text) == address
+
+
+def test_an_address_given_for_a_new_host_is_the_place():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("09:00", "Bob Ray", "padella is closed saturday, anyone host?"),
+                ("09:05", "Cy Hunt", "mine! calle del pez 21, 3º dcha"), ("09:10", USER, "cy's 👍"),
+                ("09:11", "Bob Ray", "👍")], members=members, kind="group", name="padella", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "location", "value": "calle del pez 21, 3º dcha"}]

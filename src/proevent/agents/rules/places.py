@@ -138,6 +138,28 @@ def _time_words() -> frozenset[str]:
                       "week", "weeks", "weekends", "holiday", "holidays", "hols", "break"])
 
 
+_STREET_BEFORE = (r"calle|c/|avenida|avda\.?|av\.?|rua|r\.|rue|via|viale|ul\.?|ulica|jalan|jl\.?|carrera|cra\.?|"
+                  r"plaza|praça|praca|pasaje|camino|paseo|boulevard|blvd\.?")
+_STREET_AFTER = (r"st|street|rd|road|ave|avenue|lane|ln|drive|dr|way|close|crescent|terrace|"
+                 r"str\.?|straße|strasse|weg|gasse|platz|allee|laan|gatan|gata|vej|katu|utca")
+_NAME_WORD = (r"(?!(?:with|is|the|a|an|to|at|for|and|or|on|in|of|my|your|our|min|mins|people|pax|guests)\b)"
+              r"[^\W\d][\w'’-]*")
+_RE_ADDRESS = re.compile(
+    rf"(?<![\w'])(?:(?:{_STREET_BEFORE})\s+[^\W\d][\w'’.-]*(?:\s+[^\W\d][\w'’.-]*){{0,3}}\s+\d{{1,5}}[a-z]?"
+    rf"|(?<![\d:.])\d{{1,5}}[a-z]?\s+{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}\s+(?:{_STREET_AFTER})"
+    rf"|[^\W\d]+(?:str\.?|straße|strasse|weg|gasse|platz|allee)\s+\d{{1,5}}[a-z]?)"
+    rf"(?![\w'])(?:,\s*(?:(?:room|rm|floor|flat|apt|unit|suite|piso|sala)\s*\w+|\d{{1,2}}[º°ª]?\s*[a-z]+\.?"
+    rf"|[^\W\d][\w'’-]*)(?=\s*(?:[.!?;]|$)))?", re.I)
+"""A street address as chats write them ("calle argumosa 18, 2º izq", "av. copilco 300", "12 mill road",
+"weserstr 41"), with one part after a comma that ends the sentence (a room, a floor, a district)."""
+
+
+def address_place(text: str) -> str | None:
+    """The street address ``text`` gives, as written: the most specific place a message can name."""
+    m = _RE_ADDRESS.search(text) if any(ch.isdigit() for ch in text) else None
+    return m.group(0).strip() if m is not None else None
+
+
 def find_place(masked: str, cues: Cues) -> str | None:
     """The first place after a locative preposition, or a video call."""
     called = call_place(masked)

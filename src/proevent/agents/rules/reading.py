@@ -43,7 +43,7 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.places import call_place, find_place, mask, short_answer_place
+from proevent.agents.rules.places import address_place, call_place, find_place, mask, short_answer_place
 from proevent.timeexpr import DayMention, Reading, read, vocabulary
 
 _RE_CLAUSE = re.compile(r"[,.;!?\n]+|\s(?:but|so|because|cause|cos|coz|since|and then|though|tho)\s|\s[-–—]\s", re.I)
@@ -335,7 +335,7 @@ def _place_of(f: Features, cues: Cues) -> str | None:
         return USUAL  # resolved against the timetable by the agent
     if "same" in f.folded and _RE_LAST.search(f.folded):
         return LAST
-    place = call_place(f.masked) or find_place(f.masked, cues) or _place_instead(f, cues)
+    place = call_place(f.masked) or address_place(f.text) or find_place(f.masked, cues) or _place_instead(f, cues)
     if place is None:
         return None
     at = f.folded.find(fold(place))  # ("Zoom": "zoom")
