@@ -164,7 +164,7 @@ from proevent.evaluate.placerooms import (
     street_address,
     unbuilt,
 )
-from proevent.evaluate.placesaid import said_cues, said_resolved, vague
+from proevent.evaluate.placesaid import SAID, said_cues, said_resolved, vague
 from proevent.evaluate.placeslips import (
     cut_short,
     doubling,
@@ -511,6 +511,7 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     different codes or channels are two meetings (:func:`meeting`)."""
     if cues and (resolved(a, b, cues) or kin_resolved(a, b, cues) or said_resolved(a, b, cues, _chain_length)):
         return True  # "her place" for dinner with Ana is Ana's place; "nonna's" for lunch at Nonna Lucia's
+    cues = frozenset(c for c in cues if not c.startswith(SAID))  # the description's words are read above only
     if (usual(a) and usual(b)) or couple_home(a, b) or own_place(a) is not None and own_place(a) == own_place(b) \
             or paired_short(a, b):
         return True  # "the usual" / "the usual spot"; "parents' house" / "Mum and Dad's"; "work" / "the office";
@@ -560,6 +561,15 @@ def same_place(a: str, b: str, cues: frozenset[str] = frozenset()) -> bool:
     ka, kb = _known_typo(pa, pb, cues), _known_typo(pb, pa, cues)
     return (ka is not pa and _decide(ka, pb, cues)) or (kb is not pb and _decide(pa, kb, cues)) \
         or _room_pinned(pa, pb) or _room_pinned(pb, pa)
+
+
+_FIRST_WORD = re.compile(r"\s*[^\s,(]+")
+
+
+def _first_word(location: str) -> str:
+    """The first word of a location, lower-cased (a cheap test before parsing: a chain's two sides share it)."""
+    first = _FIRST_WORD.match(location)
+    return first.group(0).strip().lower() if first else ""
 
 
 def _bare_chain(location: str) -> bool:
@@ -855,7 +865,8 @@ class PlacesJudge(LocationJudge):
             cues |= named_cues(description)  # "nonna's" for lunch at Nonna Lucia's
         if a is not None and b is not None and (names_terminal(a) or names_terminal(b)):
             cues |= flight_cues(description)  # "Heathrow Terminal 5" for a flight from Heathrow
-        if a is not None and b is not None and (vague(a) or vague(b) or _bare_chain(a) or _bare_chain(b)):
+        if a is not None and b is not None and (vague(a) or vague(b) or (
+                _first_word(a) == _first_word(b) and (_bare_chain(a) or _bare_chain(b)))):
             cues |= said_cues(description)  # "the usual" for pints at the Tipsy Cow
         if not cues or a is None or b is None:
             return super().same(a, b, context)
