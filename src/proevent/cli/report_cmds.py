@@ -48,6 +48,7 @@ def report_cmd(
 ) -> None:
     """The paper's table (Markdown, LaTeX, CSV), robustness plots, error analysis and index.html for RUNs."""
     from proevent.report import load_scored_runs, write_report
+    from proevent.report.mplimport import import_for_drawing
 
     load_judges(judge)
     with loading_then_frozen() as loaded:  # the loaded runs out of the collector's walks (0.24 s here)
@@ -56,6 +57,8 @@ def report_cmd(
             n_boot=n_boot, seed=seed, only_answered=only_answered, traces=False,  # the report reads no trace
         )
         loaded()
+        if plots:
+            import_for_drawing()  # matplotlib without its artists' docstrings (0.1 s CPU)
         output = write_report(scored, out, force=force, plots=plots, n_boot=n_boot, seed=seed, title=title)
     print_report_summary(output)
 
@@ -163,7 +166,9 @@ def quickstart_cmd(
     force: Annotated[bool, typer.Option(help="Reuse a folder given with --out that is not empty.")] = False,
 ) -> None:
     """The whole loop offline: generate a small dataset, run null, rules and oracle, evaluate, report."""
+    from proevent.report.mplimport import import_for_drawing
     from proevent.report.quickstart import run_quickstart
 
+    import_for_drawing()  # matplotlib without its artists' docstrings (0.1 s CPU)
     output = run_quickstart(out, cases=cases, seed=seed, use_llm=llm, force=force, console=console)
     print_report_summary(output)
