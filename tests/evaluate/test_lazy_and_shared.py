@@ -94,3 +94,44 @@ def test_group_values_with_shared_resamples_are_the_same():
     with shared_resamples():
         shared = shared_group_values(rows, groups, metrics, n_boot=200, seed=1)
     assert shared == alone
+
+
+class _CountingJudge:
+    """Answers as the places judge, counting the questions it is asked."""
+
+    def __init__(self) -> None:
+        from proevent.evaluate import get_judge
+
+        self.inner = get_judge("places")
+        self.name = self.inner.name
+        self.asked: list[tuple] = []
+
+    def same(self, a, b, context=None) -> bool:
+        self.asked.append((a, b))
+        return self.inner.same(a, b, context)
+
+
+def test_the_very_string_is_the_same_place_without_asking_the_judge():
+    from proevent.evaluate.equivalence import Comparator
+    from proevent.evaluate.normalize import People
+    from proevent.model import make_event
+
+    judge = _CountingJudge()
+    comp = Comparator(People(["Ana"]), judge)  # type: ignore[arg-type]
+    assert comp.same_place("Blue Bottle, Oakland", "Blue Bottle, Oakland") and comp.same_place(None, None)
+    assert comp.value_equal("location", "Heathrow T5", "Heathrow T5")
+    a = make_event(start="2026-01-05T10:00", location="Café Nero")
+    assert comp.events_equal(a, make_event(start="2026-01-05T10:00", location="Café Nero"))
+    assert judge.asked == []
+    assert not comp.same_place("Café Nero", None) and comp.same_place("Cafe Nero", "café nero")
+    assert judge.asked == [("Café Nero", None), ("Cafe Nero", "café nero")]  # anything else is the judge's
+
+
+def test_the_judge_answers_every_identical_pair_as_the_same_place():
+    """What ``Comparator.same_place`` leaves unasked is what every judge answers anyway."""
+    from proevent.evaluate import get_judge
+
+    for name in ("exact", "fuzzy", "places"):
+        judge = get_judge(name)
+        for text in ("Blue Bottle, Oakland", "her place", "Heathrow Terminal 5", "", None):
+            assert judge.same(text, text, None)

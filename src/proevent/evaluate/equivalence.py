@@ -28,9 +28,18 @@ class Comparator:
         self.people = people
         self.judge = judge
 
+    def same_place(self, a: str | None, b: str | None, context: Any = None) -> bool:
+        """The judge's answer, but a string and its very copy (``None`` and ``None`` too) are the
+        same place without asking: every judge accepts normalised-equal strings (the contract of
+        :mod:`proevent.evaluate.judges`), and the scorer meets such pairs by the thousand (an
+        event the agent carried over in a new object, the oracle's every event: 5,499 of the
+        7,604 questions to the judge for a report of three runs of the default dataset), each of
+        which the places judge would read its context's description for first."""
+        return a == b or self.judge.same(a, b, context)
+
     def value_equal(self, attribute: str, a: Any, b: Any, context: Any = None) -> bool:
         if attribute == "location":
-            return self.judge.same(a, b, context)
+            return self.same_place(a, b, context)
         if attribute == "participants":
             return self.people.canonical_set(a) == self.people.canonical_set(b)
         return a == b
@@ -40,7 +49,7 @@ class Comparator:
             a.start == b.start
             and a.end == b.end
             and self.people.canonical_set(a.participants) == self.people.canonical_set(b.participants)
-            and self.judge.same(a.location, b.location, (a, b))
+            and self.same_place(a.location, b.location, (a, b))
         )
 
     def ops_equivalent(self, p: AnyOp, g: AnyOp) -> bool:

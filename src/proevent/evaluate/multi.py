@@ -205,7 +205,8 @@ def _match_events(
     for i, (g, k) in enumerate(zip(gold, keys(gold))):
         for j in buckets.get(k, ()):
             p = pred[j]
-            if p is g or same(g.location, p.location, (g, p)):  # the very event (never changed): the same place
+            # the very event (never changed), or the very string (Comparator.same_place): the same place
+            if p is g or g.location == p.location or same(g.location, p.location, (g, p)):
                 compatible.append((i, j))
     if len({i for i, _ in compatible}) == len(compatible) == len({j for _, j in compatible}):
         matching = dict(compatible)  # every pair alone in its component: the one maximum matching
