@@ -59,7 +59,8 @@ a venue at its address (:mod:`~proevent.evaluate.placepostal`), a call's person 
 (:mod:`~proevent.evaluate.placekinds`), "the usual", "parents'" and one's own workplace or children's school
 (:mod:`~proevent.evaluate.placeowners`), a hospital's department in any order ("Outpatients, City General":
 :mod:`~proevent.evaluate.placedepts`), a British postcode beside its town or street
-(:mod:`~proevent.evaluate.placecities`).
+(:mod:`~proevent.evaluate.placecities`), a reference or a chain's bare name the description names ("the usual" for
+pints @ the Tipsy Cow: :mod:`~proevent.evaluate.placesaid`).
 """
 
 from __future__ import annotations
