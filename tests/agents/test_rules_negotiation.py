@@ -1087,3 +1087,18 @@ def test_an_address_given_for_a_new_host_is_the_place():
                 ("09:05", "Cy Hunt", "mine! calle del pez 21, 3º dcha"), ("09:10", USER, "cy's 👍"),
                 ("09:11", "Bob Ray", "👍")], members=members, kind="group", name="padella", timetable=(PADELLA,))
     assert ops == [{"op": "update", "id": "e2", "attribute": "location", "value": "calle del pez 21, 3º dcha"}]
+
+
+def test_an_event_named_by_its_day_and_time_is_linked_though_the_chat_is_not_in_it():
+    vet = make_event("e1", start=f"{MON}T10:15", end=None, location="Paws Clinic", participants=[USER],
+                     description="Vet: Rex's vaccines")
+    ops = _act([("08:00", "Bob Ray", "my meeting got moved! i can come to the vet today after all. 10:15 right?"),
+                ("08:05", USER, "yes! rex will be thrilled")], timetable=(vet,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+
+
+def test_a_booking_the_user_reports_is_read_whole_though_its_words_read_as_a_reason():
+    ops = _act([("09:00", USER, "btw booked my eye exam for thu 4:15 at specsavers 👓"),
+                ("09:05", "Bob Ray", "finally")], timetable=())
+    assert [(op["event"]["start"], op["event"]["location"], op["event"]["participants"]) for op in ops] == [
+        ("2026-03-12T16:15", "specsavers", [USER])]

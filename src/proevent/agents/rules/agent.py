@@ -710,8 +710,8 @@ class RulesAgent:
                 continue
             overlap = not others.isdisjoint(s.participants) or s.id == held
             # (the one event held at the place the chat is with: "Osteria Fantasma" for a dinner there)
-            if not (hit or overlap):
-                continue
+            if not (hit or overlap or (d in days and clock in times)):
+                continue  # (its own day and time name an event the chat's people are not in: "the vet today, 10:15?")
             score = hit + when + overlap + (s.id == state.focus)
             if best is None or score > best[0]:
                 best = (score, s.id, bool(hit) or d in owned)  # "thursday's session" names it too

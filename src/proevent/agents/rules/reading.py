@@ -508,6 +508,10 @@ def _reported_done(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not _RE_DONE.search(f.folded):
         return None
     v = values_of(f, ctx, cues)
+    if v.day is None and v.clock is None and any(reason for _, _, reason in f.clauses):
+        # "btw booked my eye exam for thu 4:15": "booked" and "my" read as a reason, but the whole
+        # message is the report
+        v = values_of(replace(f, clauses=tuple((a, b, False) for a, b, _ in f.clauses)), ctx, cues)
     return Booked(ctx.sender, values=v) if v.day is not None or v.clock is not None else None
 
 
