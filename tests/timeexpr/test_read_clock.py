@@ -163,3 +163,20 @@ def test_a_clock_written_with_h_is_read_as_a_clock_and_a_length_stays_a_length(t
         (True, role) for _, role in clocks]
     assert len(r.clocks) == len(clocks)
     assert [d.minutes for d in r.durations] == minutes
+
+
+@pytest.mark.parametrize(
+    ("text", "sent", "day"),
+    [
+        ("your booking is changed: 30/4 at 14:30", datetime(2026, 4, 20, 9), date(2026, 4, 30)),  # month 30: day/month
+        ("on 4/30 at 2pm", datetime(2026, 4, 20, 9), date(2026, 4, 30)),  # month/day
+        ("your table is now Friday 10/4 at 21:00", datetime(2026, 4, 7, 9), date(2026, 4, 10)),  # the Friday
+        ("see you 2/5 at 3pm", datetime(2026, 4, 20, 9), date(2026, 5, 2)),  # both dates: the coming one
+        ("ref 12/05/2026", datetime(2026, 4, 20, 9), date(2026, 5, 12)),
+        ("open 24/7", datetime(2026, 4, 20, 9), None),
+        ("rated it 4/5", datetime(2026, 4, 20, 9), None),
+        ("5/6 of us", datetime(2026, 4, 20, 9), None),
+    ],
+)
+def test_a_date_in_figures_is_read_where_it_reads_as_a_date(text, sent, day):
+    assert read(text, sent).day() == day

@@ -32,9 +32,9 @@ MONTHS = _V.months
 
 _WD_NAMES = alternation([*WEEKDAYS, *_V.weekday_abbreviations])
 _MONTH_NAMES = alternation([*MONTHS, *_V.month_abbreviations])
-_DATE_FOLLOWS = (  # "Tuesday the 22nd" / "Tuesday, September 22": the date, not the nearest Tuesday
+_DATE_FOLLOWS = (  # "Tuesday the 22nd" / "Tuesday, September 22" / "Friday 10/4": the date, not the nearest Tuesday
     rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|,?\s+(?:{_MONTH_NAMES})\b"
-    rf"|,?\s+\d{{1,2}}\s+(?:{_MONTH_NAMES}))"
+    rf"|,?\s+\d{{1,2}}\s+(?:{_MONTH_NAMES})|,?\s+\d{{1,2}}/\d{{1,2}}(?![\d/]))"
 )
 _RE_WEEKDAY = re.compile(rf"\b(next\s+|this\s+)?({_WD_NAMES})\b\.?(\s+next\s+week)?{_DATE_FOLLOWS}", re.I)
 _RE_ORDINAL = re.compile(
@@ -47,6 +47,13 @@ _RE_DAY_MONTH = re.compile(
     rf"(?<![:.\d])\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_NAMES})\b(?!\s+\d{{1,2}}(?:st|nd|rd|th)\b)", re.I
 )
 _RE_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_RE_NUMERIC_DATE = re.compile(
+    rf"(?:\b({_WD_NAMES})\.?,?\s+)?(?<![\d/.:£$€#-])\b(\d{{1,2}})/(\d{{1,2}})(?:/(\d{{4}}|\d{{2}}))?"
+    r"(?![\d/%]|\s*(?:of|hours?|hrs?|h|cups?|miles?|km|pm|am)\b)", re.I)
+"""A date in figures, "30/4", "10/4/2026", "Fri 10/4": day/month or month/day, whichever is a date
+near the message (a weekday said before it picks between the two; else the coming one)."""
+_NUMERIC_REACH = (-7, 200)
+"""Days around the message within which a date in figures is read (not "1/2", "24/7" or a score)."""
 _RE_RELATIVE = re.compile(rf"\b({alternation(_V.relative_days)})\b", re.I)
 _RELATIVE_FIRST = first_words(_V.relative_days)
 _WEEKDAY_WORDS = frozenset([*WEEKDAYS, *_V.weekday_abbreviations])
@@ -109,6 +116,10 @@ def _date_spans(text: str, ref: datetime) -> list[DateSpan]:
             add(m, {date(int(m.group(1)), int(m.group(2)), int(m.group(3)))})
         except ValueError:
             pass
+    for m in _RE_NUMERIC_DATE.finditer(text) if digits and "/" in text else ():
+        found = _numeric_dates(m, today)
+        if found:
+            add(m, *found)
     for m in _RE_RELATIVE.finditer(text) if words is None or words & _RELATIVE_FIRST else ():
         add(m, {relative_day(m.group(1), today)})
     months = digits and _may(words, _MONTH_WORDS)
@@ -129,6 +140,43 @@ def _date_spans(text: str, ref: datetime) -> list[DateSpan]:
         if d is not None:
             add(m, {d})
     return out
+
+
+_RE_NUMERIC_LEAD = re.compile(r"(?:\b(?:on|for|from|to|till|until|by|dated?|is|the|due)|[:,(])\s*$", re.I)
+_RE_NUMERIC_TAIL = re.compile(r"\s*(?:,\s*)?(?:at\s+|@\s*|from\s+)?\d{1,2}(?:[:.h]\d{2}|\s*[ap]\.?m\b)", re.I)
+
+
+def _numeric_dates(m: re.Match[str], today: date) -> tuple[set[date], date] | None:
+    """The days "30/4" may be (day/month and month/day) near ``today``, and the one to pick. Only a
+    figure that reads as a date: with a weekday or a year, after "on"/"for"/":" and the like, or
+    before a clock time ("30/4 at 14:30"); not "24/7", "rated it 4/5", "5/6 of us"."""
+    a, b = int(m.group(2)), int(m.group(3))
+    year = m.group(4)
+    text = m.string
+    if (a, b) == (24, 7) or not (m.group(1) or year or _RE_NUMERIC_LEAD.search(text, max(0, m.start() - 8), m.start())
+                                 or _RE_NUMERIC_TAIL.match(text, m.end())):
+        return None
+    out: set[date] = set()
+    for day, month in ((a, b), (b, a)):
+        if not (1 <= month <= 12 and 1 <= day <= 31):
+            continue
+        if year:
+            try:
+                cands = {date(int(year) + (2000 if len(year) == 2 else 0), month, day)}
+            except ValueError:
+                continue
+        else:
+            cands = month_day_dates(month, day, today)
+        out |= {d for d in cands if _NUMERIC_REACH[0] <= (d - today).days <= _NUMERIC_REACH[1]}
+    if not out:
+        return None
+    if m.group(1):
+        wd = _V.weekday_number(m.group(1))
+        named = [d for d in out if d.weekday() == wd]
+        if named:
+            return out, min(named, key=lambda d: abs((d - today).days))
+    future = sorted(d for d in out if d >= today)
+    return out, future[0] if future else max(out)
 
 
 def date_spans(text: str, ref: datetime) -> list[DateSpan]:
