@@ -135,3 +135,14 @@ def test_the_judge_answers_every_identical_pair_as_the_same_place():
         judge = get_judge(name)
         for text in ("Blue Bottle, Oakland", "her place", "Heathrow Terminal 5", "", None):
             assert judge.same(text, text, None)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 40, 999, 1000])
+def test_both_bounds_in_one_call_are_those_of_one_call_each(n):
+    from proevent.evaluate.aggregate import percentile_interval
+
+    rng = np.random.default_rng(n)
+    for values in (rng.random(n), rng.integers(0, 5, n) / 5, np.where(rng.random(n) < 0.2, np.nan, rng.random(n))):
+        kept = values[~np.isnan(values)]
+        expected = None if kept.size == 0 else (float(np.percentile(kept, 2.5)), float(np.percentile(kept, 97.5)))
+        assert percentile_interval(values) == expected

@@ -259,11 +259,17 @@ def resampled_repeat_means(repeat_rows: Sequence[CaseRows], weights: np.ndarray)
 
 def percentile_interval(values: np.ndarray) -> tuple[float, float] | None:
     """The 2.5th and 97.5th percentiles (linear interpolation) of the defined (non-NaN) resampled
-    values; ``None`` when none is defined."""
+    values; ``None`` when none is defined. Both in one call: the same order statistics and the same
+    interpolation as one call each (a test holds them equal), half the time (a report of three runs
+    asks for 236 intervals)."""
     values = values[~np.isnan(values)]
     if values.size == 0:
         return None
-    return (float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5)))
+    low, high = np.percentile(values, _BOUNDS)
+    return (float(low), float(high))
+
+
+_BOUNDS = (2.5, 97.5)
 
 
 def bootstrap_intervals(rows: CaseRows, *, n_boot: int = 1000, seed: int = 0) -> dict[str, list[float] | None]:
