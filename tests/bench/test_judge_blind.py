@@ -102,6 +102,7 @@ DATA = ROOT / "src" / "proevent" / "evaluate" / "data"
     ("fresh11_12", {"location_pairs.fresh11.jsonl": (1.0, 101 / 111),
                     "location_pairs.fresh12.jsonl": (105 / 110, 105 / 108)}),
     ("fresh13", {"location_pairs.fresh13.jsonl": (101 / 104, 101 / 114)}),
+    ("fresh14", {"location_pairs.fresh14.jsonl": (1.0, 87 / 100)}),
 ])
 def test_the_recorded_blind_answers_replay_to_their_figures(folder, sets) -> None:
     figures = jb.score([DATA / name for name in sets], RECORDED / folder)
