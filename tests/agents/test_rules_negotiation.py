@@ -1102,3 +1102,15 @@ def test_a_booking_the_user_reports_is_read_whole_though_its_words_read_as_a_rea
                 ("09:05", "Bob Ray", "finally")], timetable=())
     assert [(op["event"]["start"], op["event"]["location"], op["event"]["participants"]) for op in ops] == [
         ("2026-03-12T16:15", "specsavers", [USER])]
+
+
+def test_a_decision_someone_else_wants_passed_on_is_a_change_not_a_question():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    call = make_event("e1", start="2026-03-10T16:30", end=None, location="Zoom", participants=list(members),
+                      description="Client call")
+    ops = _act([("09:00", "Bob Ray", "the client want to use teams instead of zoom for tmrw, new link in the invite"),
+                ("09:05", "Cy Hunt", "ok")], members=members, kind="group", name="proj", timetable=(call,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location", "value": "Teams"}]
+    ops = _act([("09:00", "Bob Ray", "do you want to use teams instead of zoom for tmrw"), ("09:05", "Cy Hunt", "ok")],
+               members=members, kind="group", name="proj", timetable=(call,))
+    assert ops == []  # asked of the chat: the user has not agreed

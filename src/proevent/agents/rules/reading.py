@@ -724,7 +724,7 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
             v.place = short_answer_place(f.masked[m.end():].lstrip(" ,!"), cues)  # "ya maxwell?": yes, and where
         if not v.any():
             return None
-    asks = f.question or "ask" in f.hits or bool(_RE_OPTIONS.search(f.masked))
+    asks = f.question or "ask" in f.hits and not _relayed_want(f, cues) or bool(_RE_OPTIONS.search(f.masked))
     if "hedge" in f.hits and not asks:
         return Hedge(ctx.sender)
     if "remind" in f.hits and "change" not in f.hits:
@@ -743,6 +743,23 @@ _RE_FAVOUR = re.compile(r"(?<![\w'])(?:can|could|would|will)\s+(?:you|u)\s+(?:pl
 _RE_FOR_ME = re.compile(r"\s+(?:up\s+)?(?:me|us|my\s+(?:car|stuff|bags?))\b")
 """A task asked of the other side ("can you pick up lily from school wed?", "could you cover the vendor call?"):
 the asker will not be there. Not "can you pick me up", "take us": the asker is what the task is for."""
+
+
+_RE_WANT_WHO = re.compile(r"([\w']+)\s+$")
+_ASKERS = frozenset({"you", "u", "we", "i", "do", "d'you", "ya", "yall", "y'all", "anyone", "who"})
+
+
+def _relayed_want(f: Features, cues: Cues) -> bool:
+    """The message's only "ask" is someone else's "want to" ("brightwater want to use google meet
+    instead"): a decision passed on, not a question put to the chat."""
+    found = list(cues.find("ask", f.folded))
+    if not found or any(m.group(0) not in ("want to", "wants to") for m in found):
+        return False
+    for m in found:
+        who = _RE_WANT_WHO.search(f.folded, 0, m.start())
+        if who is None or who.group(1) in _ASKERS:
+            return False
+    return True
 
 
 def _reminder(f: Features, ctx: Context, cues: Cues) -> Move | None:
