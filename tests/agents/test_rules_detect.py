@@ -26,12 +26,17 @@ STEP2 = [("10:00", "Bob Ray", "thursday, could we do 8 instead?")]
 STEP3 = [("10:05", USER, "sure")]
 
 
-def test_small_talk_is_skipped_and_a_proposal_and_its_yes_are_sent():
+def test_small_talk_is_skipped_a_proposal_is_sent_with_its_answer():
     detect = StepDetector()
     assert detect(_obs([], STEP1, 1)) is False  # a "yes" to nothing
-    assert detect(_obs(STEP1, STEP2, 2)) is True  # a change asked
+    assert detect(_obs(STEP1, STEP2, 2)) is False  # a change asked, not answered yet: nothing settles
     assert detect(_obs(STEP1 + STEP2, STEP3, 3)) is True  # the yes settles it
     assert detect.agent.replays == 0  # each step read only its new messages
+    assert StepDetector()(_obs(STEP1, STEP2 + [("10:20", USER, "hmm 8 is late, 7:45?")], 2)) is True  # answered
+
+
+def test_a_plan_the_user_states_is_sent_unanswered():
+    assert StepDetector()(_obs([], [("09:00", USER, "ill pick up the cake at bauer's sunday morning")], 1)) is True
 
 
 def test_a_day_in_passing_is_skipped_and_a_step_read_out_of_order_is_replayed():

@@ -1114,3 +1114,22 @@ def test_a_decision_someone_else_wants_passed_on_is_a_change_not_a_question():
     ops = _act([("09:00", "Bob Ray", "do you want to use teams instead of zoom for tmrw"), ("09:05", "Cy Hunt", "ok")],
                members=members, kind="group", name="proj", timetable=(call,))
     assert ops == []  # asked of the chat: the user has not agreed
+
+
+@pytest.mark.parametrize(("text", "room"), [
+    ("your review is scheduled for Thursday 23 April, 16:30–17:30, meeting room Tosca.", "meeting room Tosca"),
+    ("Your booking is confirmed: Thursday 28 May, 17:00–18:30, court 7.", "court 7"),
+    ("Done ✅ Sat 11 Jul 9pm–12am, room B2.", "room B2"),
+    ("see you in the room at 5", None),
+])
+def test_a_room_a_service_names_as_a_part_of_its_own(text, room):
+    from proevent.agents.rules.places import room_part
+    assert room_part(text) == room
+
+
+def test_a_slot_a_service_says_is_scheduled_is_booked_with_its_room():
+    ops = _act([("09:00", "HR Desk", "Hello Ann, your appraisal is scheduled for Thursday 12 March, 16:30–17:30, "
+                                      "meeting room Tosca.")],
+               members=(USER, "HR Desk"), name="HR Desk", timetable=())
+    assert [(op["event"]["start"], op["event"]["end"], op["event"]["location"]) for op in ops] == [
+        ("2026-03-12T16:30", "2026-03-12T17:30", "meeting room Tosca")]

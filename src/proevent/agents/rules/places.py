@@ -154,6 +154,18 @@ _RE_ADDRESS = re.compile(
 "weserstr 41"), with one part after a comma that ends the sentence (a room, a floor, a district)."""
 
 
+_RE_ROOM_PART = re.compile(r"(?:^|[,.;:]\s*)((?:[^\W\d][\w'’-]*\s+){0,2}(?:room|rm|court|studio|hall|lab|suite|pitch)"
+                           r"\s+[\w.-]{1,12})\s*(?=[,.;!]?\s*(?:$|[A-Z])|[,;])", re.I)
+"""A part of a booking's confirmation that names its room ("…, 16:30–17:30, meeting room Verdi.",
+"…, court 4.", "…, room M3.")."""
+
+
+def room_part(text: str) -> str | None:
+    """The room a service's message names as a part of its own, as written."""
+    m = _RE_ROOM_PART.search(text)
+    return m.group(1).strip().rstrip(".") if m is not None else None
+
+
 def address_place(text: str) -> str | None:
     """The street address ``text`` gives, as written: the most specific place a message can name."""
     m = _RE_ADDRESS.search(text) if any(ch.isdigit() for ch in text) else None

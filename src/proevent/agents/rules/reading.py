@@ -43,7 +43,7 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.places import address_place, call_place, find_place, mask, short_answer_place
+from proevent.agents.rules.places import address_place, call_place, find_place, mask, room_part, short_answer_place
 from proevent.timeexpr import DayMention, Reading, read, vocabulary
 
 _RE_CLAUSE = re.compile(r"[,.;!?\n]+|\s(?:but|so|because|cause|cos|coz|since|and then|though|tho)\s|\s[-–—]\s", re.I)
@@ -465,7 +465,9 @@ def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if "confirmed" in f.hits and not f.question:
         if "cancel" in f.hits:
             return Cancellation(ctx.sender)  # "your reservation has been cancelled"
-        return Booked(ctx.sender, values=values_of(_stated(f), ctx, cues))
+        v = values_of(_stated(f), ctx, cues)
+        v.place = v.place or room_part(f.text)  # "…, 16:30–17:30, meeting room Verdi."
+        return Booked(ctx.sender, values=v)
     if "cancel" in f.hits and _RE_BEEN_CANCELLED.search(f.folded):
         return Cancellation(ctx.sender)
     v = values_of(f, ctx, cues)
