@@ -877,7 +877,9 @@ def test_gated_skips_a_re_mention_of_what_the_timetable_holds_and_sends_a_change
     step = lambda lines: _obs(lines, members=members, kind="group", name="runners", timetable=(run,))  # noqa: E731
 
     assert StepDetector()(step([("10:00", "Bob Ray", "still 9 on saturday?"), ("10:05", "Cy Hunt", "9 yes")])) is False
-    assert StepDetector()(step([("10:00", "Bob Ray", "could we do 10 on saturday instead?")])) is True
+    change = ("10:00", "Bob Ray", "could we do 10 on saturday instead?")
+    assert StepDetector()(step([change, ("10:10", USER, "hmm 10 is late for me")])) is True
+    assert StepDetector()(step([change])) is False  # not answered yet: left for the step that answers it
 
 
 def test_a_message_about_another_event_than_the_open_plan_reads_its_hours_by_that_event():
