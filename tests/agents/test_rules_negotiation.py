@@ -1135,3 +1135,11 @@ def test_a_slot_a_service_says_is_scheduled_is_booked_with_its_room():
                members=(USER, "HR Desk"), name="HR Desk", timetable=())
     assert [(op["event"]["start"], op["event"]["end"], op["event"]["location"]) for op in ops] == [
         ("2026-03-12T16:30", "2026-03-12T17:30", "meeting room Tosca")]
+
+
+def test_the_time_gates_or_doors_open_is_not_the_events():
+    show = make_event("e1", start="2026-03-14T20:00", end=None, location="the Forum", participants=[USER, "Bob Ray"],
+                      description="Gig at the Forum")
+    ops = _act([("09:00", "Bob Ray", "the forum moved it to sunday. gates open 6pm, show starts 8pm"),
+                ("09:05", USER, "ok sunday then")], timetable=(show,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-15T20:00"}]
