@@ -1143,3 +1143,13 @@ def test_the_time_gates_or_doors_open_is_not_the_events():
     ops = _act([("09:00", "Bob Ray", "the forum moved it to sunday. gates open 6pm, show starts 8pm"),
                 ("09:05", USER, "ok sunday then")], timetable=(show,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-15T20:00"}]
+
+
+def test_a_range_in_a_message_is_the_plans_days_not_its_last_day():
+    members = (USER, "Finca Sol")
+    stay = make_event("e1", start="2026-03-21", end="2026-03-22", location="Finca Sol", participants=[USER],
+                      description="Weekend at Finca Sol")
+    ops = _act([("20:00", "Finca Sol", "Buenas noches! We confirm your reservation at Finca Sol for the weekend of "
+                                       "21-22 March, 4 guests 🌿")], members=members, name="Finca Sol",
+               timetable=(stay,))
+    assert ops == []  # the stay the timetable holds, confirmed again

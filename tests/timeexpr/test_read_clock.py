@@ -180,3 +180,8 @@ def test_a_clock_written_with_h_is_read_as_a_clock_and_a_length_stays_a_length(t
 )
 def test_a_date_in_figures_is_read_where_it_reads_as_a_date(text, sent, day):
     assert read(text, sent).day() == day
+
+
+def test_the_weekend_of_given_dates_is_those_dates():
+    r = read("your reservation for the weekend of 21-22 March is confirmed", datetime(2026, 3, 10, 20))
+    assert [(x.first, x.last) for x in r.ranges] == [(date(2026, 3, 21), date(2026, 3, 22))]

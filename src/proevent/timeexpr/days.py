@@ -61,7 +61,8 @@ _RE_WD_ORDINAL = re.compile(rf"\b({_WD})\.?,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|r
 _RE_IN_DAYS = re.compile(
     rf"\bin\s+(?:about\s+|like\s+)?(\d{{1,2}}|{alternation([*_V.number_words, 'a', 'an'])})\s+(days?|weeks?)\b", re.I)
 _RE_WEEKEND = re.compile(
-    rf"\b({alternation(_V.weekend_modifiers)})\s+({alternation(_V.weekend_words)})\b", re.I)
+    rf"\b({alternation(_V.weekend_modifiers)})\s+({alternation(_V.weekend_words)})\b(?!\s+of\s+(?:the\s+)?\d)", re.I)
+"""'this weekend', 'the weekend'; not "the weekend of 21-22 March" (the dates after it say which)."""
 
 
 def read_days(text: str, ref: datetime) -> tuple[list[DayMention], list[PartOfDay], list[DateRange]]:

@@ -285,12 +285,15 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
     corrected = [d for d in days if d.corrects]
     if len(days) > 1 and ctx.current_day is not None:
         days = [d for d in days if d.best != ctx.current_day] or days  # "our coffee on thu, could we do wed"
+    ranges = [x for x in r.ranges if not x.retracted and not in_reason(f, x.start)]
+    if days and ranges and not corrected and "change" not in f.hits and any(
+            x.start <= days[0].start < x.end for x in ranges):
+        days = []  # "the weekend of 21-22 March": the day is a range's end, the range is the plan's
     if days:
         v.day = (corrected or days)[0].best
         if not corrected and current_day is not None and _weekday_of(f, days[0], current_day):
             v.day = current_day  # "5 instead of 6 on fri?" a week ahead: the discussed event's friday
     else:
-        ranges = [x for x in r.ranges if not x.retracted and not in_reason(f, x.start)]
         parts = [p for p in r.parts if p.day is not None and not p.retracted and not in_reason(f, p.start)]
         if ranges:
             v.day = ranges[0].first
