@@ -257,6 +257,10 @@ def resampled_repeat_means(repeat_rows: Sequence[CaseRows], weights: np.ndarray)
     return out
 
 
+_BOUNDS = (2.5, 97.5)
+"""The percentiles of a 95% interval."""
+
+
 def percentile_interval(values: np.ndarray) -> tuple[float, float] | None:
     """The 2.5th and 97.5th percentiles (linear interpolation) of the defined (non-NaN) resampled
     values; ``None`` when none is defined. Both in one call: the same order statistics and the same
@@ -267,9 +271,6 @@ def percentile_interval(values: np.ndarray) -> tuple[float, float] | None:
         return None
     low, high = np.percentile(values, _BOUNDS)
     return (float(low), float(high))
-
-
-_BOUNDS = (2.5, 97.5)
 
 
 def bootstrap_intervals(rows: CaseRows, *, n_boot: int = 1000, seed: int = 0) -> dict[str, list[float] | None]:
