@@ -1153,3 +1153,21 @@ def test_a_range_in_a_message_is_the_plans_days_not_its_last_day():
                                        "21-22 March, 4 guests 🌿")], members=members, name="Finca Sol",
                timetable=(stay,))
     assert ops == []  # the stay the timetable holds, confirmed again
+
+
+@pytest.mark.parametrize("text", ["fever again 🤢 ill stay home, dont wait for me", "i'm staying home this time, sorry"])
+def test_staying_home_or_dont_wait_for_me_is_a_drop_out(text):
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("10:00", "Cy Hunt", text)], members=members, kind="group", name="padella", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "participants", "value": [USER, "Bob Ray"]}]
+
+
+def test_where_an_event_will_be_announced_is_its_place():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    review = make_event("e1", start="2026-03-12T10:00", end=None, location="the boardroom", participants=list(members),
+                        description="Quarterly review")
+    ops = _act([("09:00", "Bob Ray", "Team, the boardroom is being painted on Thursday. Our review will be in the "
+                                     "small meeting room on level 2."), ("09:05", USER, "noted 👍")],
+               members=members, kind="group", name="team", timetable=(review,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "location",
+                    "value": "the small meeting room on level 2"}]

@@ -25,6 +25,7 @@ _RE_CALL = re.compile(r"(?<![\w'])(?<!instead of )(?<!not )(?:over|on|via|by|a|o
                       r"(zoom|teams|google meet|meet|facetime|skype|webex|whatsapp|discord|hangouts)(?![\w'])", re.I)
 
 
+_RE_FLOOR_NEXT = re.compile(r"\s+(?:level|floor|the\s+\w+\s+floor)\b", re.I)
 _RE_INITIAL = re.compile(r"[A-Z][a-z]{0,2}")
 _RE_ROOM_NAMED = re.compile(r"(?:room|rm|studio|hall|lab|court|suite)\s+\w", re.I)
 _RE_DOTTED = re.compile(r"\.\d")
@@ -35,7 +36,7 @@ _RE_IN_PLACE = re.compile(r"(?:the|room|studio|hall|building|lab)\b"
                           r"|(?:[a-z]+\s){1,2}(?:room|studio|hall|lab|suite)\s+\w|[a-z]{1,4}[-.]?\d{1,4}[a-z]?\b", re.I)
 """After "in", a place names its room: "in the lobby", "in room 210", "in group room b", "in LT3", "in B204"
 (not "in hamburg")."""
-_RE_BE_BEFORE = re.compile(r"(?<![\w'])(?:we're|we are|it's|its|it is|class is|meeting is)\s+(?:now\s+)?$", re.I)
+_RE_BE_BEFORE = re.compile(r"(?<![\w'])(?:we're|we are|it's|its|it is|class is|meeting is|will be)\s+(?:now\s+)?$", re.I)
 """Where the event is, stated: after "we're"/"it's", "in" leads a place also in lower case ("we're in odra")."""
 _RE_WHOSE = re.compile(r"\w+'s\b|mine\b|ours\b|the\b")
 _RE_ANSWER_FILLER = re.compile(r"(?i)\b(instead|it is|then|maybe|perhaps|again|please|pls|for a change)\b")
@@ -84,7 +85,8 @@ def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str
     a capitalised run continues through "of"/"on"/"&" ("Museum of Science")."""
     words: list[str] = []
     pos = start
-    while len(words) < max_words:
+    limit = max_words
+    while len(words) < limit:
         m = _RE_WORD.match(masked, pos)
         if not m:
             break
@@ -100,7 +102,10 @@ def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str
             break  # an emoji or a mark after the name ("zinkensdamm track ✅")
         low = word.lower().strip("'")
         joins = low in ("of", "on", "&", "de", "la", "el", "le", "du") and words and (
-            words[-1][:1].isupper() or low in ("de", "la", "el", "le", "du"))
+            words[-1][:1].isupper() or low in ("de", "la", "el", "le", "du")) or low == "on" and bool(words) and (
+            _RE_FLOOR_NEXT.match(masked, m_end) is not None)  # "the small meeting room on level 2"
+        if joins and low == "on":
+            limit = len(words) + 3  # the floor: "on level 2", "on the 3rd floor"
         if words and low in cues.place_stops and not joins:
             break
         if not words and (low in cues.place_stops - {"the", "la", "el", "le"} or low.isdigit()):

@@ -152,6 +152,7 @@ class Context(NamedTuple):  # a tuple: built at every message of both modes, and
 
 _RE_IM_IN_PLACE = re.compile(r"(?<![\w'])(?:i'm|im|i am)\s+in\s+(?=[a-z])")
 """'im in KL 21st-23rd' beside a no ("next tue cannot"): where the speaker is, a reason, not a yes."""
+_RE_MEETING_PLACE = re.compile(r"(?<![\w'])meeting\s+(?=room|rooms|point|place|spot)")
 _RE_ASKS = re.compile(r"(?<![\w'])(?:asks|asked|asking|wonders|wondering|wants to know|wanted to know)\s+$")
 
 
@@ -184,6 +185,8 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
             reason = False
             if gives:
                 said = _RE_AFTER_WORK.sub(" later ", _RE_AFTER_MY.sub(r"\1 the", part)) if rewrites else part
+                if "meeting" in said:
+                    said = _RE_MEETING_PLACE.sub(" room", said)  # "the small meeting room": a room, no meeting
                 kept = _RE_IM_IN_PLACE.sub(" ", said) if "decline" in hits else said  # "cannot, im in KL 21st-23rd"
                 reason = any(cues.has(k, said) for k in gives) and not any(cues.has(k, kept) for k in unless) or (
                     kept is not said and "decline" in hits and _RE_IM_IN_PLACE.search(said) is not None)
@@ -678,7 +681,7 @@ _RE_NOT_A_PLAN = re.compile(r"(?:thanks|thank you|thx|ty)\s+(?:so much\s+)?for\s
 when or where ("what do helpers even do"): it plans nothing. ("what do we", "how does 7 sound" plan.)"""
 
 
-_RE_ANNOUNCED = re.compile(r"(?<![\w'])(?:we're|we are|it's|its|it is|is|are)\s+(?:now\s+)?(?:in|at)\s")
+_RE_ANNOUNCED = re.compile(r"(?<![\w'])(?:we're|we are|it's|its|it is|is|are|will be)\s+(?:now\s+)?(?:in|at)\s")
 """'we're in group room b', "wednesday's class is in LT3": where the event is, stated, not proposed."""
 
 
