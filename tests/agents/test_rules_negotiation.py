@@ -1155,7 +1155,8 @@ def test_a_range_in_a_message_is_the_plans_days_not_its_last_day():
     assert ops == []  # the stay the timetable holds, confirmed again
 
 
-@pytest.mark.parametrize("text", ["fever again 🤢 ill stay home, dont wait for me", "i'm staying home this time, sorry"])
+@pytest.mark.parametrize("text", ["fever again 🤢 ill stay home, dont wait for me",
+                                  "i'm staying home this time, sorry"])
 def test_staying_home_or_dont_wait_for_me_is_a_drop_out(text):
     members = (USER, "Bob Ray", "Cy Hunt")
     ops = _act([("10:00", "Cy Hunt", text)], members=members, kind="group", name="padella", timetable=(PADELLA,))

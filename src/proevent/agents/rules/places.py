@@ -36,7 +36,8 @@ _RE_IN_PLACE = re.compile(r"(?:the|room|studio|hall|building|lab)\b"
                           r"|(?:[a-z]+\s){1,2}(?:room|studio|hall|lab|suite)\s+\w|[a-z]{1,4}[-.]?\d{1,4}[a-z]?\b", re.I)
 """After "in", a place names its room: "in the lobby", "in room 210", "in group room b", "in LT3", "in B204"
 (not "in hamburg")."""
-_RE_BE_BEFORE = re.compile(r"(?<![\w'])(?:we're|we are|it's|its|it is|class is|meeting is|will be)\s+(?:now\s+)?$", re.I)
+_RE_BE_BEFORE = re.compile(r"(?<![\w'])(?:we're|we are|it's|its|it is|class is|meeting is|will be)\s+(?:now\s+)?$",
+                           re.I)
 """Where the event is, stated: after "we're"/"it's", "in" leads a place also in lower case ("we're in odra")."""
 _RE_WHOSE = re.compile(r"\w+'s\b|mine\b|ours\b|the\b")
 _RE_ANSWER_FILLER = re.compile(r"(?i)\b(instead|it is|then|maybe|perhaps|again|please|pls|for a change)\b")
