@@ -1172,3 +1172,18 @@ def test_where_an_event_will_be_announced_is_its_place():
                members=members, kind="group", name="team", timetable=(review,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "location",
                     "value": "the small meeting room on level 2"}]
+
+
+def test_a_services_your_wednesday_appointment_is_the_one_held_there_that_day_and_thanks_is_no_place():
+    members = (USER, "FysioFit")
+    physio = [make_event("e1", start="2026-03-11T09:00", end="2026-03-11T09:45", location="FysioFit, Kwattaweg",
+                         participants=[USER], description="Physio"),
+              make_event("e2", start="2026-03-13T17:00", end="2026-03-13T17:45", location="FysioFit, Kwattaweg",
+                         participants=[USER], description="Physio"),
+              make_event("e3", start="2026-03-11T16:00", end=None, location="the square", participants=[USER],
+                         description="Holi celebration")]
+    ops = _act([("08:00", "FysioFit", "Goedemorgen! Wednesday 11 March is Holi, the practice is closed. Your Wednesday "
+                                      "appointment is moved to Thursday 12 March 09:00-09:45."),
+                ("08:10", USER, "ok dank je")], members=members, name="FysioFit", timetable=tuple(physio))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T09:00"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-12T09:45"}]

@@ -696,6 +696,10 @@ class RulesAgent:
         timed = bool(days or times or parts)
         there = [s.id for s in work.live() if _at_service(s, chat)] if chat.type == "direct" and timed else []
         held = there[0] if len(there) == 1 else None
+        if len(there) > 1 and days:
+            on_day = [k for k in there if day_of(work.slots[k].start) in days]
+            if len(on_day) == 1:  # "your Wednesday appointment": of the events held where the chat is, that day's
+                return on_day[0], False
         best: tuple[float, str, bool] | None = None
         for s in work.slots.values() if words or timed else ():  # no key: no event is named
             if s.deleted:
