@@ -1187,3 +1187,13 @@ def test_a_services_your_wednesday_appointment_is_the_one_held_there_that_day_an
                 ("08:10", USER, "ok dank je")], members=members, name="FysioFit", timetable=tuple(physio))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-12T09:00"},
                    {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-12T09:45"}]
+
+
+def test_a_time_a_service_corrects_is_stated_and_moves_its_event():
+    members = (USER, "Garage Ahmed")
+    car = make_event("e1", start="2026-03-09T16:00", end=None, location="Garage Ahmed", participants=[USER],
+                     description="Collect the car from the garage")
+    ops = _act([("09:00", USER, "hi, is my car still ready for 4 today?"),
+                ("11:00", "Garage Ahmed", "Madame good news, part arrived. Car ready today but 5pm, not 4pm"),
+                ("11:05", USER, "ok i come at 5")], members=members, name="Garage Ahmed", timetable=(car,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-09T17:00"}]

@@ -443,8 +443,10 @@ class RulesAgent:
                 fits = subject is not None and (day is None or day_of(subject.start) == day)
                 state.cancel_asked = subject.id if fits else None
                 return
-            if isinstance(move, Proposal) and move.fact and move.about is not None and state.open is None and (
+            if isinstance(move, Proposal) and move.fact and move.about is not None and (
+                    state.open is None or state.open.key in (None, move.about)) and (
                     subject is not None and differs(values, subject)):
+                # (stated by the service: it answers a request still open about that event too)
                 self._settle(state, Draft(subject.id, values, sender), chat, user, work, service=True)
                 return  # a booked event the service moves ("now runs 12-3pm instead")
             if state.open is not None:

@@ -480,7 +480,8 @@ def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if v.any():
         # an offer or a question back ("8pm or 9pm?"); a change the service states ("the class now
         # runs 12-3pm instead") is settled by it, as a confirmation is
-        fact = "change" in f.hits and not f.question and not _RE_OPTIONS.search(f.masked)
+        fact = ("change" in f.hits or any(c.retracted for c in f.reading.clocks)) and not f.question and not (
+            _RE_OPTIONS.search(f.masked))  # (a time corrected, "ready today but 5pm, not 4pm", is stated)
         return Proposal(ctx.sender, values=v, change=fact, fact=fact)
     return Nothing(ctx.sender)
 
