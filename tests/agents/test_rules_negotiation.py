@@ -1197,3 +1197,14 @@ def test_a_time_a_service_corrects_is_stated_and_moves_its_event():
                 ("11:00", "Garage Ahmed", "Madame good news, part arrived. Car ready today but 5pm, not 4pm"),
                 ("11:05", USER, "ok i come at 5")], members=members, name="Garage Ahmed", timetable=(car,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-09T17:00"}]
+
+
+def test_the_time_a_service_says_its_event_starts_is_stated():
+    members = (USER, "Hillside School")
+    day = make_event("e1", start="2026-03-14T08:30", end=None, location="Hillside School", participants=[USER],
+                     description="Sports day")
+    ops = _act([("08:00", USER, "Good morning, is sports day on Saturday starting at 8am or 8:30?"),
+                ("09:00", "Hillside School", "Good morning madam. Sports day starts at 8.00am. Children report at "
+                                             "7.30am."), ("09:05", USER, "thank you 🙏")],
+               members=members, name="Hillside School", timetable=(day,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T08:00"}]

@@ -153,6 +153,7 @@ class Context(NamedTuple):  # a tuple: built at every message of both modes, and
 _RE_IM_IN_PLACE = re.compile(r"(?<![\w'])(?:i'm|im|i am)\s+in\s+(?=[a-z])")
 """'im in KL 21st-23rd' beside a no ("next tue cannot"): where the speaker is, a reason, not a yes."""
 _RE_MEETING_PLACE = re.compile(r"(?<![\w'])meeting\s+(?=room|rooms|point|place|spot)")
+_RE_STARTS = re.compile(r"(?<![\w'])(?:starts|begins|will start|will begin)\s+(?:at|from)\s")
 _RE_ASKS = re.compile(r"(?<![\w'])(?:asks|asked|asking|wonders|wondering|wants to know|wanted to know)\s+$")
 
 
@@ -480,8 +481,10 @@ def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if v.any():
         # an offer or a question back ("8pm or 9pm?"); a change the service states ("the class now
         # runs 12-3pm instead") is settled by it, as a confirmation is
-        fact = ("change" in f.hits or any(c.retracted for c in f.reading.clocks)) and not f.question and not (
-            _RE_OPTIONS.search(f.masked))  # (a time corrected, "ready today but 5pm, not 4pm", is stated)
+        fact = ("change" in f.hits or any(c.retracted for c in f.reading.clocks) or _RE_STARTS.search(f.folded)) and (
+            not f.question and not _RE_OPTIONS.search(f.masked))
+        # (a time corrected, "ready today but 5pm, not 4pm", or the event's time said, "Sports day starts at
+        # 8.00am", is stated by the one who decides it)
         return Proposal(ctx.sender, values=v, change=fact, fact=fact)
     return Nothing(ctx.sender)
 
