@@ -185,3 +185,8 @@ def test_a_date_in_figures_is_read_where_it_reads_as_a_date(text, sent, day):
 def test_the_weekend_of_given_dates_is_those_dates():
     r = read("your reservation for the weekend of 21-22 March is confirmed", datetime(2026, 3, 10, 20))
     assert [(x.first, x.last) for x in r.ranges] == [(date(2026, 3, 21), date(2026, 3, 22))]
+
+
+def test_the_midnight_sun_is_no_time():
+    assert read("midnight sun makes me stupid", datetime(2026, 7, 8, 23)).clocks == ()
+    assert [c.best for c in read("back by midnight", datetime(2026, 7, 8, 20)).clocks] == [(0, 0)]

@@ -215,7 +215,7 @@ _RE_BARE = re.compile(
     re.I,
 )
 _RE_OCLOCK = re.compile(r"\b(\d{1,2})\s*o'?clock\b", re.I)
-_RE_WORDS = re.compile(r"\b(noon|midday|midnight)\b", re.I)
+_RE_WORDS = re.compile(r"\b(noon|midday|midnight)\b(?!\s+sun\b)", re.I)  # not "the midnight sun"
 _RE_H24 = re.compile(r"(?<![\w:.£$€])(?<!for )(?<!in )(?<!takes )(1[3-9]|2[0-3])h(?![\w:])", re.I)
 """A whole hour of the 24-hour clock written with "h" ("15h?", "15h fechado", "at 20h"): 13h-23h are
 clock times, not lengths (those are "2h", "9h", or follow "for", "in", "takes")."""
