@@ -1208,3 +1208,14 @@ def test_the_time_a_service_says_its_event_starts_is_stated():
                                              "7.30am."), ("09:05", USER, "thank you 🙏")],
                members=members, name="Hillside School", timetable=(day,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T08:00"}]
+
+
+def test_a_name_after_lets_do_is_the_place_and_an_activity_is_not():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("09:00", "Bob Ray", "padella is closed saturdays now"),
+                ("09:01", "Bob Ray", "lets do bao bar instead, same time"), ("09:05", USER, "👍")],
+               members=members, kind="group", name="padella", timetable=(PADELLA,))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "location", "value": "bao bar"}]
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.reading import _lets_do_place, features
+    assert _lets_do_place(features("lets do lunch instead", datetime(2026, 3, 9, 9), load_cues()), load_cues()) is None

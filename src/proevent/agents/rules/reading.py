@@ -43,7 +43,15 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.places import address_place, call_place, find_place, mask, room_part, short_answer_place
+from proevent.agents.rules.places import (
+    address_place,
+    call_place,
+    find_place,
+    mask,
+    phrase_at,
+    room_part,
+    short_answer_place,
+)
 from proevent.timeexpr import DayMention, Reading, read, vocabulary
 
 _RE_CLAUSE = re.compile(r"[,.;!?\n]+|\s(?:but|so|because|cause|cos|coz|since|and then|though|tho)\s|\s[-–—]\s", re.I)
@@ -342,7 +350,8 @@ def _place_of(f: Features, cues: Cues) -> str | None:
         return USUAL  # resolved against the timetable by the agent
     if "same" in f.folded and _RE_LAST.search(f.folded):
         return LAST
-    place = call_place(f.masked) or address_place(f.text) or find_place(f.masked, cues) or _place_instead(f, cues)
+    place = call_place(f.masked) or address_place(f.text) or find_place(f.masked, cues) or _place_instead(f, cues) or (
+        _lets_do_place(f, cues))
     if place is None:
         return None
     at = f.folded.find(fold(place))  # ("Zoom": "zoom")
@@ -355,6 +364,19 @@ def _place_of(f: Features, cues: Cues) -> str | None:
 _RE_WHEREABOUTS = re.compile(r"(?<![\w'])(?:i'm|im|i am)\s+at\s+$")
 """Where the speaker is ("14h I'm at the mooca site 😕 15h?"): their whereabouts, not the event's place
 (unless the message is worded as a change: "small change. next tuesday im at our leith clinic")."""
+
+
+_RE_LETS_DO = re.compile(r"(?<![\w'])(?:let's|lets|let us)\s+(?:do|go\s+to|try|meet\s+at|switch\s+to)\s+(?=\S)")
+
+
+def _lets_do_place(f: Features, cues: Cues) -> str | None:
+    """'lets do the café under the office, same 8:45': a name after "let's do", "let's try" (not an
+    activity, "let's do lunch", nor a time)."""
+    m = _RE_LETS_DO.search(f.masked.lower()) if "let" in f.folded else None
+    if m is None:
+        return None
+    place = phrase_at(f.masked, m.end(), cues, max_words=6)
+    return None if place is None or activity_of(fold(place), cues) else place
 
 
 _RE_DAY_LABEL = re.compile(r"\0*\s*:\s*")
