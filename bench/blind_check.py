@@ -35,6 +35,7 @@ import json
 import os
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,13 @@ def fenced(text: str) -> str:
     return f"{fence}text\n{text}\n{fence}"
 
 
+def answers_help(*examples: str) -> list[str]:
+    """The lines of ``prompts.md`` that say how to write ``answers.jsonl``, with example replies."""
+    lines = [json.dumps({"qid": f"q{i:03d}", "content": e}, ensure_ascii=False) for i, e in enumerate(examples, 1)]
+    return ["Write the answers to `answers.jsonl` beside this file, one line per question, every qid once;",
+            "`content` is the reply text itself, as a JSON string:", "", *(f"    {line}" for line in lines), ""]
+
+
 def render_markdown(prompts: list[PromptLine]) -> str:
     """``prompts.md``: the instructions, then each prompt under ``## qid``."""
     head = [
@@ -141,12 +149,7 @@ def render_markdown(prompts: list[PromptLine]) -> str:
         '`{"ops": [...]}` with the operations the new messages settle (an empty list when they settle',
         "nothing). Use only what the prompt shows.",
         "",
-        "Write the answers to `answers.jsonl` beside this file, one line per question, every qid once;",
-        "`content` is the reply text itself, as a JSON string:",
-        "",
-        '    {"qid": "q001", "content": "{\\"ops\\": []}"}',
-        '    {"qid": "q002", "content": "{\\"ops\\": [{\\"op\\": \\"delete\\", \\"id\\": \\"e3\\"}]}"}',
-        "",
+        *answers_help('{"ops": []}', '{"ops": [{"op": "delete", "id": "e3"}]}'),
     ]
     body = []
     for p in prompts:
@@ -209,6 +212,29 @@ def read_key(path: Path) -> BlindKey:
         raise FormatError(describe_validation_error(path.name, exc)) from None
 
 
+def completion(content: str, reply_id: str, model: str) -> web.Response:
+    """An OpenAI-compatible chat completion whose one choice says ``content`` (no tokens counted)."""
+    return web.json_response({
+        "id": reply_id, "object": "chat.completion", "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+    })
+
+
+def finish(figures: dict[str, Any], report: Callable[[dict[str, Any]], None], json_out: Path | None) -> int:
+    """Print a score's figures and write them to ``json_out`` when given (the exit status: 0)."""
+    report(figures)
+    if json_out:
+        json_out.write_text(json.dumps(figures, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def failed(problems: list[str]) -> int:
+    """Print each problem of bad input on stderr (the exit status: 2)."""
+    print("\n".join(f"error: {p}" for p in problems), file=sys.stderr)
+    return 2
+
+
 @dataclass
 class ReplayServer:
     """An OpenAI-compatible ``/v1/chat/completions`` on 127.0.0.1 answering recorded replies by the
@@ -248,11 +274,7 @@ class ReplayServer:
             message = (f"replay server: no recorded answer for these messages (sha256 {digest[:12]}): "
                        "not one of the exported prompts")
             return web.json_response({"error": {"message": message, "type": "not_found"}}, status=404)
-        return web.json_response({
-            "id": f"replay-{hit[0]}", "object": "chat.completion", "model": body.get("model", "replay"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": hit[1]}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-        })
+        return completion(hit[1], f"replay-{hit[0]}", body.get("model", "replay"))
 
 
 @dataclass
@@ -406,12 +428,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         figures = score(args.dataset, args.folder)
     except FormatError as exc:
-        print("\n".join(f"error: {p}" for p in exc.problems), file=sys.stderr)
-        return 2
-    print_report(figures)
-    if args.json:
-        args.json.write_text(json.dumps(figures, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return 0
+        return failed(exc.problems)
+    return finish(figures, print_report, args.json)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
-import json
 import os
 import sys
 import threading
@@ -39,7 +38,19 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
-from blind_check import KEY_ENV, AnswerLine, PromptLine, ReplayServer, canonical_hash, fenced, read_lines
+from blind_check import (
+    KEY_ENV,
+    AnswerLine,
+    PromptLine,
+    ReplayServer,
+    answers_help,
+    canonical_hash,
+    completion,
+    failed,
+    fenced,
+    finish,
+    read_lines,
+)
 from pydantic import BaseModel, ValidationError
 
 from proevent.evaluate.judges import get_judge
@@ -71,12 +82,7 @@ class RecordingServer(ReplayServer):
     async def _chat(self, request: web.Request) -> web.Response:
         messages = (await request.json())["messages"]
         self.asked.setdefault(canonical_hash(messages), messages)
-        return web.json_response({
-            "id": "record", "object": "chat.completion", "model": "record",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": '{"same": false}'},
-                         "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-        })
+        return completion('{"same": false}', "record", "record")
 
 
 @contextmanager
@@ -115,11 +121,7 @@ def render_markdown(prompts: list[PromptLine]) -> str:
         "name the same place. Answer each one as that model, with exactly what the prompt asks for,",
         "using only what the prompt shows.",
         "",
-        "Write the answers to `answers.jsonl` beside this file, one line per question, every qid once;",
-        "`content` is the reply text itself, as a JSON string:",
-        "",
-        '    {"qid": "q001", "content": "{\\"same\\": true}"}',
-        "",
+        *answers_help('{"same": true}'),
     ]
     body = [f"## {p.qid}\n\n{fenced(str(p.messages[-1].get('content', '')))}\n" for p in prompts]
     return "\n".join(head + body)
@@ -229,13 +231,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         figures = score(args.pairs, args.folder)
     except (FormatError, ValueError) as exc:
-        problems = exc.problems if isinstance(exc, FormatError) else [str(exc)]
-        print("\n".join(f"error: {p}" for p in problems), file=sys.stderr)
-        return 2
-    print_report(figures)
-    if args.json:
-        args.json.write_text(json.dumps(figures, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return 0
+        return failed(exc.problems if isinstance(exc, FormatError) else [str(exc)])
+    return finish(figures, print_report, args.json)
 
 
 if __name__ == "__main__":
