@@ -1219,3 +1219,10 @@ def test_a_name_after_lets_do_is_the_place_and_an_activity_is_not():
     from proevent.agents.rules.cues import load_cues
     from proevent.agents.rules.reading import _lets_do_place, features
     assert _lets_do_place(features("lets do lunch instead", datetime(2026, 3, 9, 9), load_cues()), load_cues()) is None
+
+
+def test_a_temperature_after_at_is_no_place():
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.places import find_place
+    assert find_place("their soup at -20 is medicine", load_cues()) is None
+    assert find_place("soup at hanbat", load_cues()) == "hanbat"

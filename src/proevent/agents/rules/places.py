@@ -123,6 +123,8 @@ def phrase_at(masked: str, start: int, cues: Cues, *, max_words: int = 5) -> str
     if not words or all(w.lower() in ("the", "a", "an") for w in words):
         return None
     place = " ".join(words).strip("'\"")
+    if not any(ch.isalpha() for ch in place):
+        return None  # "at -20" (a temperature), "at 3/4": no name
     low = place.lower()
     if {low, low.removeprefix("the "), low.removeprefix("my ")} & cues.not_places:
         return None
