@@ -1226,3 +1226,15 @@ def test_a_temperature_after_at_is_no_place():
     from proevent.agents.rules.places import find_place
     assert find_place("their soup at -20 is medicine", load_cues()) is None
     assert find_place("soup at hanbat", load_cues()) == "hanbat"
+
+
+def test_more_street_words_and_yours_is_no_place_and_a_drawn_out_yes_keeps_its_place():
+    from proevent.agents.rules.places import address_place
+    assert address_place("8ish at mine, rruga e durresit 14") == "rruga e durresit 14"
+    assert address_place("strada lipscani 5, etaj 2") == "strada lipscani 5"
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("09:00", "Bob Ray", "board games next wed?"), ("09:05", USER, "yesss. at urs?")],
+               members=members, kind="group", name="games", timetable=())
+    assert all(op["event"]["location"] is None for op in ops)
+    ops = _act([("09:00", "Bob Ray", "drinks thursday 7?"), ("09:05", USER, "yesss. the anchor?")], timetable=())
+    assert [op["event"]["location"] for op in ops] == ["the anchor"]

@@ -146,8 +146,9 @@ def _time_words() -> frozenset[str]:
                       "week", "weeks", "weekends", "holiday", "holidays", "hols", "break"])
 
 
-_STREET_BEFORE = (r"calle|c/|avenida|avda\.?|av\.?|rua|r\.|rue|via|viale|ul\.?|ulica|jalan|jl\.?|carrera|cra\.?|"
-                  r"plaza|praça|praca|pasaje|camino|paseo|boulevard|blvd\.?")
+_STREET_BEFORE = (r"calle|c/|avenida|avda\.?|av\.?|rua|r\.|rue|via|viale|ul\.?|ulica|ulitsa|ulice|jalan|jl\.?|"
+                  r"carrera|cra\.?|plaza|praça|praca|pasaje|camino|paseo|boulevard|blvd\.?|rruga|strada|sokak|"
+                  r"cadde|caddesi|iela|gatve|tänav|utca|odos|odós")
 _STREET_AFTER = (r"st|street|rd|road|ave|avenue|lane|ln|drive|dr|way|close|crescent|terrace|"
                  r"str\.?|straße|strasse|weg|gasse|platz|allee|laan|gatan|gata|vej|katu|utca")
 _NAME_WORD = (r"(?!(?:with|is|the|a|an|to|at|for|and|or|on|in|of|my|your|our|min|mins|people|pax|guests)\b)"

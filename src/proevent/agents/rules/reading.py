@@ -734,6 +734,14 @@ def _asked_name(f: Features, cues: Cues) -> str | None:
     return None
 
 
+def _after_words(masked: str, head: str) -> str:
+    """``masked`` after as many words as ``head`` holds: the folded text's offsets are not the
+    masked text's where an elongation was folded ("yesss. at urs?" folds to "yes. at urs?")."""
+    n = len(head.split())
+    parts = masked.split(None, n)
+    return parts[n] if len(parts) > n else ""
+
+
 def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if _RE_NOT_A_PLAN.match(f.folded):
         return None  # "thanks for covering the review today", "what do helpers even do at the fair"
@@ -751,11 +759,12 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
         marked = bool(_RE_PLACE_MARK.search(f.folded)) or ctx.place_asked
         if ctx.discussing and marked and not ({"decline", "remind"} & f.hits):
             yes = cues.phrases["agree"].match(f.folded) if "agree" in f.hits else None
-            v.place = short_answer_place(f.masked[yes.end():].lstrip(" ,!") if yes else f.masked, cues)
+            v.place = short_answer_place(_after_words(f.masked, f.folded[:yes.end()]).lstrip(" ,!") if yes else (
+                f.masked), cues)
             # ("ok let's do Cactus": a yes, then the place)
         elif ctx.discussing and f.question and "agree" in f.hits and (m := cues.phrases["agree"].match(f.folded)) and (
-                _RE_NAME_ASKED.match(f.masked, m.end())):
-            v.place = short_answer_place(f.masked[m.end():].lstrip(" ,!"), cues)  # "ya maxwell?": yes, and where
+                _RE_NAME_ASKED.match(rest := " " + _after_words(f.masked, f.folded[:m.end()]))):
+            v.place = short_answer_place(rest.lstrip(" ,!"), cues)  # "ya maxwell?": yes, and where
         if not v.any():
             return None
     asks = f.question or "ask" in f.hits and not _relayed_want(f, cues) or bool(_RE_OPTIONS.search(f.masked))
