@@ -211,9 +211,10 @@ _MARK_PIECES = ["straight after", "right after my", "just after the gym", "after
 @given(st.lists(st.one_of(st.sampled_from(_MARK_PIECES), st.text(alphabet="aeiorstlp'’ -_é!?,.\n", max_size=6)),
                 max_size=8).map(" ".join))
 def test_substring_tests_before_the_marks_and_the_cleared_place_skip_only_texts_they_cannot_match(text: str) -> None:
-    """``_marks`` ("straight after X", "where") and the cleared-place test search their patterns only
+    """``marks`` ("straight after X", "where") and the cleared-place test search their patterns only
     when the text holds a word each form needs: the same as searching every text."""
-    from proevent.agents.rules.agent import _RE_AFTER, _RE_WHERE, _marks
+    from proevent.agents.rules.clues import _RE_AFTER, _RE_WHERE
+    from proevent.agents.rules.clues import marks as _marks
     from proevent.agents.rules.cues import fold
     from proevent.agents.rules.reading import _CLEAR_PLACE_WORDS, _RE_CLEAR_PLACE, features
 
@@ -256,7 +257,8 @@ def test_the_substring_and_token_tests_skip_no_written_match(folder: str) -> Non
     "no standup thursday" keep what the patterns find on the written chats."""
     from pathlib import Path
 
-    from proevent.agents.rules.agent import _RE_AFTER, _RE_WHERE, _marks
+    from proevent.agents.rules.clues import _RE_AFTER, _RE_WHERE
+    from proevent.agents.rules.clues import marks as _marks
     from proevent.agents.rules.links import _part_pattern, _part_words
     from proevent.agents.rules.reading import (
         _CLEAR_PLACE_WORDS,

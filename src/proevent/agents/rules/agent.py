@@ -19,11 +19,26 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from datetime import date, datetime, timedelta
-from functools import lru_cache
+from datetime import timedelta
 from typing import Any
 
 from proevent.agents.protocol import Action, ChatUpdate, Observation
+from proevent.agents.rules.clues import (
+    RE_AFTER_ANY,
+    RE_BARE_ANCHOR,
+    RE_BOOKED_LEAD,
+    RE_PLACE_AGAIN,
+    RE_THIRD_LEAD,
+    RE_YOUR_BOOKING,
+    RECENT_SAID,
+    anchor_only,
+    at_service,
+    marks,
+    over,
+    plan_of_its_own,
+    relayed_person,
+    said_back,
+)
 from proevent.agents.rules.cues import Cues, fold, load_cues
 from proevent.agents.rules.links import (
     after_slot,
@@ -54,7 +69,7 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.reading import MEMO, Context, Features, activity_of, features, read_features
+from proevent.agents.rules.reading import Context, Features, activity_of, features, read_features
 from proevent.agents.rules.state import (
     ChatState,
     Draft,
@@ -63,7 +78,6 @@ from proevent.agents.rules.state import (
     Work,
     at_time,
     clock_of,
-    content_words,
     day_of,
     message_key,
     plus_minutes,
@@ -80,16 +94,11 @@ _CALL = 6
 """A roll-call ("parkrun sat?", "who's playing") is answered within this many messages."""
 _RE_INVITE = re.compile(r"(?<![\w'])(?:come|join us|who|who's|whos|anyone|any takers)(?![\w'])")
 """Words that put a plan to a group ("come!", "who's in"): the answers are a roll-call."""
-_RE_AFTER = re.compile(r"(?<![\w'])(?:straight|right|just|directly|immediately)\s+after"
-                       r"(?:\s+(?:my|the|our|your|his|her))?(?:\s+([a-z][\w']+))?")
-"""A start given by another event's end ("right after my dentist", "straight after the match")."""
 _RE_FROM = re.compile(r"(?<![\w'])(?:from|after|free from|home from|back from)\s+\d")
 _RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im|i can|i can do it|i can help|"
                     r"i can do that|in|in too|also in|count me|me as well)\W*$")
 """A whole message that answers a roll-call by volunteering ("me", "in!")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
-_RE_WHERE = re.compile(r"(?<![\w'])(?:where|which place|what place|which spot|any ideas for a place|somewhere else"
-                       r"|elsewhere|another place|a different place)(?![\w'])")
 _RE_ALONE = re.compile(r"(?<![\w'])(?:on my own|by myself|alone|solo|go anyway|still go|going anyway|i'll still)"
                        r"(?![\w'])")
 _RECENT_ALONE = 3
@@ -103,122 +112,6 @@ _RE_MOVED = re.compile(r"(?<![\w'])(?:move[sd]?|moving|push(?:ed)?|postponed?|re
 _RE_MOVE_ASKED = re.compile(r"(?<![\w'])(?:move|moving|reschedul\w*|push|postpone|shift|bring (?:it )?forward)"
                             r"(?![\w'])")
 """A change asked for before its new values ("can we move tomorrow's call?"): the next offer moves that event."""
-
-
-@lru_cache(maxsize=MEMO)
-def _marks(f: Features) -> tuple[re.Match[str] | None, bool]:
-    """The message's "straight after X" and whether it asks where (both modes play every message)."""
-    text = f.folded
-    after = _RE_AFTER.search(text) if "after" in text else None  # each pattern needs its words
-    where = ("where" in text or "place" in text or "spot" in text) and _RE_WHERE.search(text) is not None
-    return after, where
-
-
-def _at_service(slot: Slot, chat: Chat) -> bool:
-    """The event is held at the service the chat is with ("Haircut" at "Snip Happens" in the chat
-    with Snip Happens): the service's confirmation on its day is about that event."""
-    return bool(slot.location) and not content_words(slot.location or "").isdisjoint(content_words(chat.name))
-
-
-_RE_AFTER_ANY = re.compile(r"(?<![\w'])after(?![\w'])")
-_RE_ANCHOR = re.compile(r"(?<![\w'])(?:before|after)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+)?([a-z][\w']+)")
-
-
-def _anchor_only(f: Features, slot: Slot, cues: Cues) -> bool:
-    """The event is named only as the time of another plan ("lunch before the workshop?", "beers
-    after your haircut"): its words stand right after "before"/"after" and nowhere else, and the
-    message names an activity of its own that the event's description does not (or asks for a time
-    and a place of its own)."""
-    if "before" not in f.folded and "after" not in f.folded:
-        return False
-    own = content_words(slot.description)
-    anchors = [m for m in _RE_ANCHOR.finditer(f.folded) if not content_words(m.group(1)).isdisjoint(own)]
-    if not anchors:
-        return False
-    rest = "".join(f.folded[a:b] for a, b in zip([0, *(m.end() for m in anchors)],
-                                                   [*(m.start() for m in anchors), len(f.folded)], strict=True))
-    activity = activity_of(rest, cues)
-    if not content_words(rest).isdisjoint(own):
-        return False
-    if activity is not None:
-        return activity[:4] not in fold(slot.description)
-    # no activity word: a time and a place of its own, asked ("after the exam monday, cañas? 1pm at la vía láctea?")
-    return f.question and bool(f.reading.clocks) and _RE_AT_OWN_PLACE.search(rest) is not None
-
-
-_RE_PLACE_AGAIN = re.compile(r"(?<![\w'])again\s*\?")
-_RE_BARE_ANCHOR = re.compile(r"(?<![\w'])(?:before|after)(?=\s*(?:[?!.,;]|$))")
-"""'dinner before?', "eat before? 4pm": before or after the event being discussed, named by nothing."""
-
-
-def _plan_of_its_own(f: Features, slot: Slot, cues: Cues) -> bool:
-    """The message plans something else than the event: an activity its description does not name,
-    or a time and a place of its own."""
-    activity = activity_of(f.folded, cues)
-    if activity is not None:
-        return activity[:4] not in fold(slot.description)
-    place = _RE_AT_OWN_PLACE.search(f.folded)
-    return place is not None and bool(f.reading.clocks) and not (
-        slot.location and fold(slot.location).startswith(f.folded[place.end() - 1:place.end() + 3]))
-
-
-_RE_AT_OWN_PLACE = re.compile(r"(?<![\w'])(?:at|@)\s+[a-z]")
-_RE_BOOKED_LEAD = re.compile(r"(?:booked|confirmed|reserved|done|all done|you're booked|you are booked|"
-                             r"you're all set)(?![\w'])")
-"""A confirmation that opens with its verb (matched at the start of the message)."""
-_RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")
-
-
-_RE_THIRD_LEAD = re.compile(r"(?:he|she|they|he's|she's|they're|hes|shes|theyre|he'll|she'll|they'll)(?![\w'])")
-"""A message that opens by speaking of someone else ("she's posting it tmrw")."""
-_RE_THIRD = re.compile(r"(?<![\w'])(?:he|she|they|he's|she's|they're|hes|shes|theyre)(?![\w'])")
-
-
-def _relayed_person(folded: str, participants: list[str], sender: str, user: str) -> str | None:
-    """The one participant (not the sender, not the user) a drop-out names by first name and speaks of
-    in the third person: news relayed from another chat, whose members this chat may not have."""
-    if _RE_THIRD.search(folded) is None:
-        return None
-    named = [p for p in participants if p not in (sender, user) and re.search(
-        rf"(?<![\w']){re.escape(fold(p.split()[0]))}(?![\w])", folded)]
-    return named[0] if len(named) == 1 else None
-
-
-_RECENT_SAID = 6
-_RE_LEAD_WORDS = re.compile(r"^[^\W\d][\w'’&.-]*(?:\s+[^\W\d][\w'’&.-]*){0,3}")
-
-
-def _said_back(f: Features, recent: list[str], cues: Cues) -> str | None:
-    """The place a yes names first by words of an earlier message of the chat ("zeret yes. 7 good"
-    after "that ethiopian place near you, zeret"; "the local 6 👍" after "fri 6? the local"): the
-    words before the yes (a time after them aside), said back. Not words the cue lists know (a day,
-    "ok", "sure", "so")."""
-    m = cues.phrases["agree"].search(f.folded)
-    if m is None or m.start() == 0:
-        return None
-    head = f.folded[:m.start()].strip(" ,.!").rstrip("0123456789: apm").rstrip(" ,.")
-    lead = _RE_LEAD_WORDS.fullmatch(head)
-    if lead is None or " or " in head or any(d.start < len(head) for d in (*f.reading.days, *f.reading.clocks)) or any(
-            cues.has(kind, head) for kind in ("agree", "decline", "hedge", "ask", "change", "self", "remind")):
-        return None
-    pattern = re.compile(rf"(?<![\w']){re.escape(head)}(?![\w'])")
-    return f.text[:len(head)].strip() if any(pattern.search(text) for text in recent) else None
-
-
-_OVER_AFTER = timedelta(hours=3)
-"""An event without an end is over this long after its start."""
-
-
-def _over(slot: Slot | None, at: datetime) -> bool:
-    """Whether the event has ended by ``at`` (its end, else its start plus three hours; a day without a
-    clock time, by the end of that day)."""
-    if slot is None or slot.start is None:
-        return False
-    if "T" not in slot.start:
-        return date.fromisoformat(slot.start[:10]) < at.date()
-    end = datetime.fromisoformat(slot.end) if slot.end and "T" in slot.end else (
-        datetime.fromisoformat(slot.start) + _OVER_AFTER)
-    return end < at
 
 
 class RulesAgent:
@@ -296,7 +189,7 @@ class RulesAgent:
             state.service = chat.type == "direct" and (self.cues.has("service_names", name) or "&" in name)
             # (a person's name has no "&": "Wren & Crumb", "Schnitt & Co" are businesses)
         if not state.service and chat.type == "direct" and sender != user and "confirmed" in f.hits and (
-                _RE_YOUR_BOOKING.search(f.folded) or _RE_BOOKED_LEAD.match(f.folded) and f.text[:1].isupper()
+                RE_YOUR_BOOKING.search(f.folded) or RE_BOOKED_LEAD.match(f.folded) and f.text[:1].isupper()
                 and any(c.isdigit() for c in f.text)):
             state.service = True  # "Booked ✂️ Thu 18.06 at 18:15": a booking system's voice, not a friend's
         return state.service
@@ -309,22 +202,22 @@ class RulesAgent:
         state.last_at = at
         if state.quiet_before:
             state.moving = None  # a change asked yesterday is not what today's message answers
-        if state.open is not None and state.open.key is not None and _over(work.slots.get(state.open.key), at):
+        if state.open is not None and state.open.key is not None and over(work.slots.get(state.open.key), at):
             state.open = None  # a change of an event that is over ("that was so nice"): nothing is left to agree on
         before = (state.open, state.open.values if state.open else None)
         asked = (state.cancel_asked, state.join_asked)
         f = features(msg.text, sent_at(msg.time), self.cues)
         service = self._is_service(state, chat, user, f, sender)
         about, named = self._link(f, chat, user, work, state)
-        after, asks_where = _marks(f)
+        after, asks_where = marks(f)
         before_it = after_slot(after, f, work) if after else None
-        reference = about is not None and _anchor_only(f, work.slots[about], self.cues)
-        if reference and before_it is None and (later := _RE_AFTER_ANY.search(f.folded)) is not None:
+        reference = about is not None and anchor_only(f, work.slots[about], self.cues)
+        if reference and before_it is None and (later := RE_AFTER_ANY.search(f.folded)) is not None:
             after, before_it = later, work.slots[about or ""]  # "beers after your haircut": from its end
         tied = work.slots.get(about or "") if reference else None  # the event a new plan is set before or after
         if tied is None and f.question and ("before" in f.folded or "after" in f.folded) and (
-                _RE_BARE_ANCHOR.search(f.folded)) and (focus := work.slots.get(about or state.focus or "")) and (
-                not focus.deleted and _plan_of_its_own(f, focus, self.cues)):
+                RE_BARE_ANCHOR.search(f.folded)) and (focus := work.slots.get(about or state.focus or "")) and (
+                not focus.deleted and plan_of_its_own(f, focus, self.cues)):
             tied, reference = focus, True  # "dinner before? there's a ramen place on dearborn, 6:15?"
         if before_it is not None and about == before_it.id or reference:
             about, named = None, False  # "straight after yoga", "lunch before the workshop": a reference
@@ -352,7 +245,7 @@ class RulesAgent:
         _, move = read_features(f, ctx, self.cues)
         move.about = about
         if isinstance(move, Dropout) and move.person in ("", sender) and subject is not None:
-            relayed = _relayed_person(f.folded, subject.participants, sender, user)
+            relayed = relayed_person(f.folded, subject.participants, sender, user)
             if relayed is not None:
                 move.person = relayed  # "julien has the flu, he told me he won't make thursday"
         if isinstance(move, Dropout) and move.day is not None:
@@ -385,8 +278,8 @@ class RulesAgent:
             move = Acceptance(sender)  # "same": the yes of the one before
         agrees = isinstance(move, Acceptance) or isinstance(move, Proposal) and move.agrees
         if agrees and state.open is not None and state.open.values.place is None and move.values.place is None:
-            move.values.place = _said_back(f, state.recent, self.cues)  # "zeret yes. 7 good", "the local 6 👍"
-        state.recent = [*state.recent[-(_RECENT_SAID - 1):], f.folded]
+            move.values.place = said_back(f, state.recent, self.cues)  # "zeret yes. 7 good", "the local 6 👍"
+        state.recent = [*state.recent[-(RECENT_SAID - 1):], f.folded]
         if isinstance(move, Proposal):
             move.named = named
         if about is not None and (isinstance(move, (Nothing, Proposal)) and _RE_MOVE_ASKED.search(f.folded) or (
@@ -396,7 +289,7 @@ class RulesAgent:
             state.where_asked = True  # "where?", or "the route is closed": a bare name next is the new place
         elif getattr(move, "values", None) is not None and move.values.place is not None:
             state.where_asked = isinstance(move, Proposal) and move.asks and f.question and (
-                _RE_PLACE_AGAIN.search(f.folded) is not None)  # "regatta again?": another place may answer
+                RE_PLACE_AGAIN.search(f.folded) is not None)  # "regatta again?": another place may answer
         # (the roll-call and the moves below do nothing without a roll-call open, or for a Nothing)
         called = state.call is not None and state.open is None and self._roll_call(state, move, f, chat, user, work)
         if not called and not isinstance(move, Nothing):
@@ -579,7 +472,7 @@ class RulesAgent:
                 values.day is not None and values.day != draft.values.day and not _RE_MOVED.search(fold(move.text))):
             state.open = draft = None  # an old open plan, and another day proposed long after: a new plan
         if draft is not None and values.day is not None and values.clock is None and values.place is None and not (
-                move.asks or move.agrees or move.change or move.activity) and _RE_THIRD_LEAD.match(fold(move.text)):
+                move.asks or move.agrees or move.change or move.activity) and RE_THIRD_LEAD.match(fold(move.text)):
             return  # "she's posting it in the group tmrw": someone's errand's day, not the plan's
         if draft is not None and (move.about is None or move.about == draft.key):
             if move.agrees and values.clock is not None and draft.values.clock is not None and (
@@ -649,7 +542,7 @@ class RulesAgent:
             focus = work.slots.get(state.focus or "")
             on_day = [s for s in work.live() if v.day is not None and day_of(s.start) == v.day and (
                 user in s.participants)]
-            held_there = [s for s in on_day if _at_service(s, chat)]
+            held_there = [s for s in on_day if at_service(s, chat)]
             same_day = [s for s in on_day if clock_of(s.start) == v.clock] or (
                 held_there if len(held_there) == 1 else [s for s in on_day if clock_of(s.start) is None or s is focus])
             # (the chat's own event on that day at another time: the service moved it, "table for 4 at 11:45")
@@ -696,7 +589,7 @@ class RulesAgent:
             others = state.others = frozenset(chat.members) - {user}
         words, days, times, parts, today, owned = link_keys(f)
         timed = bool(days or times or parts)
-        there = [s.id for s in work.live() if _at_service(s, chat)] if chat.type == "direct" and timed else []
+        there = [s.id for s in work.live() if at_service(s, chat)] if chat.type == "direct" and timed else []
         held = there[0] if len(there) == 1 else None
         if len(there) > 1 and days:
             on_day = [k for k in there if day_of(work.slots[k].start) in days]
