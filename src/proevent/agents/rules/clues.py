@@ -75,8 +75,10 @@ def plan_of_its_own(f: Features, slot: Slot, cues: Cues) -> bool:
     if activity is not None:
         return activity[:4] not in fold(slot.description)
     place = _RE_AT_OWN_PLACE.search(f.folded)
-    return place is not None and bool(f.reading.clocks) and not (
-        slot.location and fold(slot.location).startswith(f.folded[place.end() - 1:place.end() + 3]))
+    if place is None or not f.reading.clocks:
+        return False
+    named = f.folded[place.end() - 1:place.end() + 3]  # the first letters of the place after "at"
+    return not (slot.location and fold(slot.location).startswith(named))  # not the event's own place
 
 
 _RE_AT_OWN_PLACE = re.compile(r"(?<![\w'])(?:at|@)\s+[a-z]")
