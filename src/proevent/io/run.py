@@ -273,6 +273,8 @@ USAGE_FIELDS = ("requests", "cache_hits", "prompt_tokens", "completion_tokens", 
 
 def _count(value: Any) -> int:
     """A token or request count as written in a line; negative, NaN or non-numbers count as 0."""
+    if type(value) is int:  # the usual count (five a line of a model agent): the same answer, sooner
+        return value if value >= 0 else 0
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return 0
     return max(0, int(value))

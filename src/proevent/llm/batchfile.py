@@ -77,15 +77,23 @@ class Tracker:
 _TRACKER: ContextVar[Tracker | None] = ContextVar("proevent_batch_tracker", default=None)
 
 
-@contextmanager
-def track_pending(*, ask_again_on_error: bool = False) -> Iterator[Tracker]:
-    """Count, within the block (and tasks started in it), requests answered and left pending."""
-    tracker = Tracker(ask_again_on_error=ask_again_on_error)
-    token = _TRACKER.set(tracker)
-    try:
-        yield tracker
-    finally:
-        _TRACKER.reset(token)
+class track_pending:  # noqa: N801 - used as the function it was: ``with track_pending() as tracker``
+    """Count, within the block (and tasks started in it), requests answered and left pending.
+
+    A class, not a ``@contextmanager`` generator: the runner enters one per question, and the
+    generator's frame and wrapper took 1.5 us of it against 0.9 us here."""
+
+    __slots__ = ("tracker", "_token")
+
+    def __init__(self, *, ask_again_on_error: bool = False) -> None:
+        self.tracker = Tracker(ask_again_on_error=ask_again_on_error)
+
+    def __enter__(self) -> Tracker:
+        self._token = _TRACKER.set(self.tracker)
+        return self.tracker
+
+    def __exit__(self, *exc: object) -> None:
+        _TRACKER.reset(self._token)
 
 
 def current_tracker() -> Tracker | None:

@@ -191,16 +191,24 @@ _LEAVES = frozenset({str, int, bool, type(None)})
 
 def _plain(value: Any) -> bool:
     """``value`` holds only strings, ints, bools, ``None``, finite floats, lists and dicts with string
-    keys (exact types): what msgspec and pydantic-core write as the same JSON values."""
+    keys (exact types): what msgspec and pydantic-core write as the same JSON values. Written as
+    loops, not ``all()`` over generators: asked of every request body (the messages' dicts), the
+    generators' frames cost more than the test (2.2 -> 1.2 us a typical body)."""
     kind = type(value)
+    if kind is dict:
+        for k, v in value.items():
+            if type(k) is not str or (type(v) not in _LEAVES and not _plain(v)):
+                return False
+        return True
+    if kind is list:
+        for v in value:
+            if type(v) not in _LEAVES and not _plain(v):
+                return False
+        return True
     if kind in _LEAVES:
         return True
     if kind is float:
         return math.isfinite(value)
-    if kind is list:
-        return all(type(v) in _LEAVES or _plain(v) for v in value)
-    if kind is dict:
-        return all(type(k) is str and (type(v) in _LEAVES or _plain(v)) for k, v in value.items())
     return False
 _WIRE_DECODE = msgspec.json.Decoder().decode
 
@@ -253,6 +261,9 @@ def _count_problem(name: str, value: Any) -> str | None:
     return None
 
 
+_COUNTS = ("prompt_tokens", "completion_tokens", "total_tokens", "prompt_cache_hit_tokens")
+
+
 def shape_problem(data: Any) -> str | None:
     """What makes a decoded ``/chat/completions`` body unusable (``None`` when it is fine): no
     ``choices[0].message`` object, content neither text nor null, or usage counts that are not
@@ -274,8 +285,11 @@ def shape_problem(data: Any) -> str | None:
         return None
     if not isinstance(usage, dict):
         return "usage is not an object"
-    for name in ("prompt_tokens", "completion_tokens", "total_tokens", "prompt_cache_hit_tokens"):
-        problem = _count_problem(name, usage.get(name))
+    for name in _COUNTS:
+        value = usage.get(name)
+        if value is None or type(value) is int and value >= 0:  # the usual counts: nothing to say
+            continue
+        problem = _count_problem(name, value)
         if problem:
             return problem
     details = usage.get("prompt_tokens_details")
