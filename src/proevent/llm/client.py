@@ -574,7 +574,8 @@ class LLMClient:
         limit = int(cfg.max_response_mb * 2**20)
         attempt = 0
         while True:
-            await self._limiter.acquire(estimate)
+            if self._limiter.limited:
+                await self._limiter.acquire(estimate)
             url = min(self._inflight, key=self._inflight.__getitem__)
             self._inflight[url] += 1
             retry_after: float | None = None

@@ -52,6 +52,9 @@ class RateLimiter:
     def __init__(self, rpm: float | None, tpm: float | None) -> None:
         self.requests = TokenBucket(rpm) if rpm else None
         self.tokens = TokenBucket(tpm) if tpm else None
+        self.limited = self.requests is not None or self.tokens is not None
+        """Whether either limit is set: without one, :meth:`acquire` waits for nothing and a caller
+        can skip the call (a coroutine made and awaited per request)."""
 
     async def acquire(self, estimated_tokens: int) -> None:
         if self.requests is not None:

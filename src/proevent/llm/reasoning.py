@@ -15,7 +15,16 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
 
     Handles closed blocks anywhere, an answer that starts inside a block whose opening tag the
     server swallowed (``…</think> answer``), and an unclosed block (all of it is reasoning).
+    A text without ``<`` holds no tag: its answer is the text stripped (every reply of a model that
+    does not reason, without the three searches).
     """
+    if "<" not in text:
+        return text.strip(), None
+    return _split_tags(text)
+
+
+def _split_tags(text: str) -> tuple[str, str | None]:
+    """:func:`split_reasoning` by its regular expressions (any text)."""
     parts: list[str] = []
 
     def take(m: re.Match[str]) -> str:
@@ -36,4 +45,6 @@ def split_reasoning(text: str) -> tuple[str, str | None]:
 
 def unclosed_reasoning(text: str) -> bool:
     """Whether ``text`` opens a reasoning block it never closes (the answer was cut off inside it)."""
+    if "<" not in text:  # no tag at all
+        return False
     return _OPEN.search(_THINK.sub("", text)) is not None

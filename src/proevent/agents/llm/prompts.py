@@ -363,8 +363,15 @@ def _system(strategy: str, version: str, user: str) -> str:
     return f"{system}\n{instructions}" if version != "v1" else f"{system}\n\n{instructions}"
 
 
+@lru_cache(maxsize=4096)
+def _weekday(day: str) -> str:
+    """The weekday's name of ``YYYY-MM-DD`` (a step's day, asked once per request; a bad day raises
+    as :meth:`date.fromisoformat` does, and is not kept)."""
+    return _WEEKDAY_NAME[date.fromisoformat(day).weekday()]
+
+
 def _build_messages(strategy: str, obs: Observation, version: str) -> list[dict[str, Any]]:
-    weekday = _WEEKDAY_NAME[date.fromisoformat(obs.now[:10]).weekday()]
+    weekday = _weekday(obs.now[:10])
     system = _system(strategy, version, obs.user)
     if version != "v1":
         user = _fill(
