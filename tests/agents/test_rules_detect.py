@@ -45,3 +45,16 @@ def test_a_day_in_passing_is_skipped_and_a_step_read_out_of_order_is_replayed():
                             ("09:01", USER, "👍")], 1)) is False
     assert detect(_obs(STEP1 + STEP2, STEP3, 3)) is True  # no kept state ends there: the context is read
     assert detect.agent.replays == 1
+
+
+def test_a_join_asked_is_sent_though_only_the_organiser_answers_it():
+    chat = Chat(chat_id="c1", name="hike", type="group", members=[USER, "Bob Ray", "Cy Hunt"])
+    hike = make_event("e1", start="2026-03-14T06:00", end=None, location="the trailhead",
+                      participants=[USER, "Bob Ray"], description="Ajusco hike")
+    msgs = [Message(chat_id="c1", time=f"2026-03-09T{hm}", sender=who, text=text) for hm, who, text in [
+        ("09:00", "Cy Hunt", "is there space in the van? I haven't hiked in ages"),
+        ("09:05", "Bob Ray", "claro, one seat left, it's yours")]]
+    obs = Observation(case_id="x", t=1, mode="single", repeat=0, user=USER, now="2026-03-09T20:00",
+                      window_start="2026-03-09T08:00", timetable=Timetable([hike]),
+                      chats=[ChatUpdate(chat=chat, context=[], new=msgs)])
+    assert StepDetector()(obs) is True

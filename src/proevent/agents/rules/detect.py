@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from proevent.agents.protocol import Observation
 from proevent.agents.rules.agent import Played, RulesAgent
+from proevent.agents.rules.cues import fold, load_cues
 from proevent.agents.rules.moves import Booked, CancelAsked, Cancellation, Dropout, Join, Proposal, Request
 from proevent.model import Message
 
@@ -47,9 +48,14 @@ def _answered(messages: list[Message], user: str) -> list[bool]:
 
 def _only_opens(p: Played, user: str) -> bool:
     """A proposal that opens or changes a plan and waits for the other side: not a fact stated, which
-    settles itself, nor a plan the user states ("ill pick one up at bauer's sunday morning")."""
+    settles itself, nor a plan the user states ("ill pick one up at bauer's sunday morning"), nor a
+    join asked ("is there space in the van?"), which anyone of the plan may answer."""
     move = p.move
-    return isinstance(move, Proposal) and not move.fact and not move.agrees and (move.asks or move.sender != user)
+    return isinstance(move, Proposal) and not move.fact and not move.agrees and (
+        move.asks or move.sender != user) and not _CUES.has("join", fold(move.text))
+
+
+_CUES = load_cues()
 
 
 class StepDetector:
