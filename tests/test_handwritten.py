@@ -265,13 +265,14 @@ def test_windows_hold_every_message_once_whatever_their_length(tmp_path_factory,
     assert [ev.id for ev in case.steps[-1].gold_timetable] == ["e2", "e3"]
 
 
-# ---- the sets written blind to the agents (examples/handwritten_b to _f) ----------------------------
+# ---- the sets written blind to the agents (examples/handwritten_b to _g) ----------------------------
 BLIND_SETS = [  # (folder, dataset name, gold operations / inserts / deletes)
     ("handwritten_b", "proevent-handwritten-b", (127, 20, 6)),
     ("handwritten_c", "proevent-handwritten-c", (147, 31, 6)),
     ("handwritten_d", "proevent-handwritten-d", (141, 29, 4)),
     ("handwritten_e", "proevent-handwritten-e", (138, 27, 6)),
     ("handwritten_f", "proevent-handwritten-f", (170, 31, 7)),
+    ("handwritten_g", "proevent-handwritten-g", (167, 32, 4)),
 ]
 
 
