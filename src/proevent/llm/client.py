@@ -235,20 +235,24 @@ async def _read_limited(resp: aiohttp.ClientResponse, limit: int, url: str) -> b
     """The body: read at once when its uncompressed length is declared and within ``limit``, else in
     chunks (never more than ``limit`` bytes held, plus one chunk); more than ``limit`` bytes raise
     :class:`ResponseTooLarge` and drop the connection."""
-    mb = f"{limit / 2**20:g} MB"
     if resp.content_length is not None:
         if resp.content_length > limit:
-            raise ResponseTooLarge(f"response body of {resp.content_length} bytes exceeds the limit of {mb} "
-                                   "(max_response_mb)", status=resp.status, url=url)
+            raise ResponseTooLarge(f"response body of {resp.content_length} bytes exceeds the limit of "
+                                   f"{_megabytes(limit)} (max_response_mb)", status=resp.status, url=url)
         if resp.headers.get("Content-Encoding", "identity").lower() == "identity":
             return await resp.read()  # the parser stops at Content-Length: at most ``limit`` bytes
     buf = bytearray()
     async for chunk in resp.content.iter_chunked(_CHUNK):
         buf += chunk
         if len(buf) > limit:
-            raise ResponseTooLarge(f"response body exceeds the limit of {mb} (max_response_mb); "
+            raise ResponseTooLarge(f"response body exceeds the limit of {_megabytes(limit)} (max_response_mb); "
                                    "reading stopped there", status=resp.status, url=url)
     return buf
+
+
+def _megabytes(limit: int) -> str:
+    """The limit as the error says it (formatted only for the error, not for every reply)."""
+    return f"{limit / 2**20:g} MB"
 
 
 def _count_problem(name: str, value: Any) -> str | None:
@@ -603,8 +607,9 @@ class LLMClient:
                 if problem is None:
                     if _ESCAPED_SURROGATE.search(raw) is not None:  # only an escape can make a lone surrogate
                         data = clean_strings(data)
-                    usage = data.get("usage") or {}
-                    self._limiter.settle(estimate, int(usage.get("total_tokens") or estimate))
+                    if self._limiter.limited:
+                        usage = data.get("usage") or {}
+                        self._limiter.settle(estimate, int(usage.get("total_tokens") or estimate))
                     return data
                 last_error = f"malformed response body ({problem}): {raw[:200]!r}"
             elif status:
