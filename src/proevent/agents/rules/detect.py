@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from proevent.agents.protocol import Observation
 from proevent.agents.rules.agent import Played, RulesAgent
-from proevent.agents.rules.cues import fold, load_cues
+from proevent.agents.rules.cues import Cues, fold
 from proevent.agents.rules.moves import Booked, CancelAsked, Cancellation, Dropout, Join, Proposal, Request
 from proevent.model import Message
 
@@ -46,16 +46,13 @@ def _answered(messages: list[Message], user: str) -> list[bool]:
     return out
 
 
-def _only_opens(p: Played, user: str) -> bool:
+def _only_opens(p: Played, user: str, cues: Cues) -> bool:
     """A proposal that opens or changes a plan and waits for the other side: not a fact stated, which
     settles itself, nor a plan the user states ("ill pick one up at bauer's sunday morning"), nor a
     join asked ("is there space in the van?"), which anyone of the plan may answer."""
     move = p.move
     return isinstance(move, Proposal) and not move.fact and not move.agrees and (
-        move.asks or move.sender != user) and not _CUES.has("join", fold(move.text))
-
-
-_CUES = load_cues()
+        move.asks or move.sender != user) and not cues.has("join", fold(move.text))
 
 
 class StepDetector:
@@ -70,7 +67,8 @@ class StepDetector:
             return True
         messages = sorted((m for u in obs.chats for m in u.new), key=lambda m: m.time)
         answered = _answered(messages, obs.user) if len(messages) == len(played) else [True] * len(played)
-        return any(_notices(p) and (answered[i] or not _only_opens(p, obs.user)) for i, p in enumerate(played))
+        cues = self.agent.cues
+        return any(_notices(p) and (answered[i] or not _only_opens(p, obs.user, cues)) for i, p in enumerate(played))
 
 
 __all__ = ["StepDetector"]
