@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from datetime import datetime
 
 import numpy as np
 import pytest
@@ -78,9 +79,18 @@ def test_load_scored_runs_gives_the_collector_back_as_it_was():
     assert [sr.result.metrics for sr in again] == [sr.result.metrics for sr in first]
 
 
-def test_a_report_scored_without_traces_is_the_same_report(tmp_path):
+def test_a_report_scored_without_traces_is_the_same_report(tmp_path, monkeypatch):
     """``proevent report`` scores with ``traces=False`` (it reads no multi-step trace): every file
-    but the images (the same data drawn) is byte for byte the report of runs scored with traces."""
+    but the images (the same data drawn) is byte for byte the report of runs scored with traces.
+    (The page's creation minute is pinned: two writes may fall on either side of a minute.)"""
+    import proevent.report.html as html
+
+    class _Clock(datetime):
+        @classmethod
+        def now(cls, tz=None):  # noqa: ANN206
+            return datetime(2026, 3, 1, 12, 0)
+
+    monkeypatch.setattr(html, "datetime", _Clock)
     full = load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=50)
     lean = load_scored_runs([FLAWED_RUN, PERFECT_RUN], dataset=TINY, n_boot=50, traces=False)
     assert all(sr.result.cases for sr in full) and not any(sr.result.cases for sr in lean)
