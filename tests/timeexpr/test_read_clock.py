@@ -154,6 +154,8 @@ def test_the_day_comes_with_the_time():
         ("15h fechado", [((15, 0), "start")], []),
         ("the flight takes 14h", [], [840]),  # a length asked for
         ("for 16h straight", [], [960]),
+        ("à 20 h devant la gare", [((20, 0), "start")], []),  # a space before the "h" too
+        ("a drive of 15h", [], [900]),  # after "of": a length
         ("9h", [], [540]),  # below 13h without minutes: still a length
     ],
 )

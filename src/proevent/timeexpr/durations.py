@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from proevent.timeexpr.mentions import Duration, RelativeTime
-from proevent.timeexpr.vocabulary import alternation, tokens, vocabulary
+from proevent.timeexpr.vocabulary import RE_H24, alternation, tokens, vocabulary
 
 _V = vocabulary()
 _DURATION_RUNS = frozenset({"quarter", "half"} | {run for u in _V.duration_units for run in re.findall("[a-z]+", u)})
@@ -38,9 +38,6 @@ _RE_DURATION = re.compile(
     rf"(?![a-z])({_HALF})?(?:\s*(?:and\s+)?(\d{{1,2}})\s*(?:m|min|mins|minutes)?(?![a-z\d:]))?)"
     rf"(?:\s*(or so|ish|-ish))?",
     re.I)
-_RE_H24 = re.compile(r"(?:1[3-9]|2[0-3])\s*h", re.I)
-_RE_H24_LENGTH = re.compile(r"\b(?:for|in|takes|take|took|of)\s+$", re.I)
-""""13h" to "23h" are clock times ("15h fechado") unless a length is asked for ("for 15h", "takes 14h")."""
 _RE_APPROX_BEFORE = re.compile(rf"\b(?:{alternation(_V.approximate_before)})\s+$", re.I)
 _RE_NOT_DURATION = re.compile(rf"\s*(?:{alternation(_V.not_duration_followers)})\b", re.I)
 _RE_IN = re.compile(r"\bin\s+(?:(?:about|around|like|roughly)\s+)?$", re.I)
@@ -86,7 +83,7 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
             after = None  # "15 min after Tom's party": an offset from that event, read below
         if not shift and not after and _RE_NOT_DURATION.match(text, m.end()):
             continue
-        if unit_word == "h" and not m.group(10) and _RE_H24.fullmatch(m.group(0)) and not _RE_H24_LENGTH.search(before):
+        if unit_word == "h" and not m.group(10) and RE_H24.fullmatch(text, m.start(), m.end()):
             continue  # "15h?", "at 20h": a clock of the 24-hour day (spans.py reads it), not 15 hours
         long_unit = _V.duration_units.get(unit_word, 0) >= 1440
         if long_unit and not (m.group(3) or _RE_FOR_BEFORE.search(before)):

@@ -24,7 +24,7 @@ from proevent.timeexpr.resolve import (
     ordinal_date,
     relative_day,
 )
-from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, first_words, fold, tokens, vocabulary
+from proevent.timeexpr.vocabulary import _RE_DIGIT, RE_H24, alternation, first_words, fold, tokens, vocabulary
 
 _V = vocabulary()
 WEEKDAYS = _V.weekdays
@@ -216,9 +216,6 @@ _RE_BARE = re.compile(
 )
 _RE_OCLOCK = re.compile(r"\b(\d{1,2})\s*o'?clock\b", re.I)
 _RE_WORDS = re.compile(r"\b(noon|midday|midnight)\b(?!\s+sun\b)", re.I)  # not "the midnight sun"
-_RE_H24 = re.compile(r"(?<![\w:.£$€])(?<!for )(?<!in )(?<!takes )(1[3-9]|2[0-3])h(?![\w:])", re.I)
-"""A whole hour of the 24-hour clock written with "h" ("15h?", "15h fechado", "at 20h"): 13h-23h are
-clock times, not lengths (those are "2h", "9h", or follow "for", "in", "takes")."""
 _ISH, _OCLOCK, _HALF, _QUARTER = frozenset({"ish"}), frozenset({"clock", "oclock"}), frozenset({"half"}), frozenset({
     "quarter"})
 
@@ -295,7 +292,7 @@ def _time_spans(text: str) -> list[TimeSpan]:
             add(m, {(h, mi)})
         else:
             add(m, both_halves(h, mi))
-    for m in _RE_H24.finditer(text) if "h" in text or "H" in text else ():
+    for m in RE_H24.finditer(text) if "h" in text or "H" in text else ():
         add(m, {(int(m.group(1)), 0)})
     for m in _RE_DOT_AMPM.finditer(text) if ampm and "." in text else ():
         h = with_suffix(int(m.group(1)), m.group(3))

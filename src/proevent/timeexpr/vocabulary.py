@@ -152,10 +152,15 @@ _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k
 
 
 _RE_DIGIT_H = re.compile(r"\d[hH]")
-_RE_H_CLOCK = re.compile(r"(?<![\w:.£$€])(?<!for )(?<!in )(?<!takes )([7-9]|1\d|2[0-3])h(\d\d)?(?![\w:])", re.I)
-"""A clock written with "h" ("18h30", "7h45", "19h"): the form of much of Europe and Latin America.
-Not "2h" or "1h30" (lengths: with minutes from 7h on only) nor after "for", "in", "takes"; without
-minutes only from 13h on ("9h" may be nine hours: it stays a length)."""
+_NOT_A_LENGTH = r"(?<![\w:.£$€])(?<!for )(?<!in )(?<!of )(?<!takes )(?<!take )(?<!took )"
+"""Before a clock written with "h": nothing glued to it, and not "for", "in", "of", "takes" (a length)."""
+_RE_H_CLOCK = re.compile(rf"{_NOT_A_LENGTH}([7-9]|1\d|2[0-3])h(\d\d)?(?![\w:])", re.I)
+"""A clock written with "h" and minutes ("18h30", "7h45"): the form of much of Europe and Latin
+America. Not "1h30" (a length: from 7h on only)."""
+RE_H24 = re.compile(rf"{_NOT_A_LENGTH}(1[3-9]|2[0-3])\s?h(?![\w:])", re.I)
+"""A whole hour of the 24-hour clock written with "h" ("15h?", "15h fechado", "at 20 h"): 13h-23h
+are clock times, not lengths (those are "2h", "9h", or follow "for", "in", "of", "takes").
+:mod:`~proevent.timeexpr.spans` reads it as a clock, :mod:`~proevent.timeexpr.durations` skips it."""
 
 
 def fold(text: str) -> str:
@@ -173,7 +178,7 @@ def _h_clock(m: re.Match[str]) -> str:
     hour, minutes = m.group(1), m.group(2)
     if minutes is not None:
         return f"{hour}:{minutes}"
-    return m.group(0)  # "17h" stays: a 24-hour clock that spans.py reads as one ("15h?", "15h fechado")
+    return m.group(0)  # "17h" stays: RE_H24 reads it ("15h?", "15h fechado")
 
 
 @lru_cache(maxsize=4096)
