@@ -206,7 +206,7 @@ class RulesAgent:
             state.open = None  # a change of an event that is over ("that was so nice"): nothing is left to agree on
         before = (state.open, state.open.values if state.open else None)
         asked = (state.cancel_asked, state.join_asked)
-        f = features(msg.text, sent_at(msg.time), self.cues)
+        f = features(msg.text, at, self.cues)
         service = self._is_service(state, chat, user, f, sender)
         about, named = self._link(f, chat, user, work, state)
         after, asks_where = marks(f)
