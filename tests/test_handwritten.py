@@ -266,30 +266,31 @@ def test_windows_hold_every_message_once_whatever_their_length(tmp_path_factory,
 
 
 # ---- the sets written blind to the agents (examples/handwritten_b to _g) ----------------------------
-BLIND_SETS = [  # (folder, dataset name, gold operations / inserts / deletes)
-    ("handwritten_b", "proevent-handwritten-b", (127, 20, 6)),
-    ("handwritten_c", "proevent-handwritten-c", (147, 31, 6)),
-    ("handwritten_d", "proevent-handwritten-d", (141, 29, 4)),
-    ("handwritten_e", "proevent-handwritten-e", (138, 27, 6)),
-    ("handwritten_f", "proevent-handwritten-f", (170, 31, 7)),
-    ("handwritten_g", "proevent-handwritten-g", (167, 32, 4)),
+BLIND_SETS = [  # (folder, dataset name, cases, gold operations / inserts / deletes)
+    ("handwritten_b", "proevent-handwritten-b", 24, (127, 20, 6)),
+    ("handwritten_c", "proevent-handwritten-c", 24, (147, 31, 6)),
+    ("handwritten_d", "proevent-handwritten-d", 24, (141, 29, 4)),
+    ("handwritten_e", "proevent-handwritten-e", 24, (138, 27, 6)),
+    ("handwritten_f", "proevent-handwritten-f", 24, (170, 31, 7)),
+    ("handwritten_g", "proevent-handwritten-g", 24, (167, 32, 4)),
+    ("booking_blind", "proevent-booking-blind", 20, (32, 15, 2)),  # booking dialogues, read once unseen
 ]
 
 
-@pytest.mark.parametrize(("folder", "name", "counts"), BLIND_SETS)
+@pytest.mark.parametrize(("folder", "name", "n_cases", "counts"), BLIND_SETS)
 def test_a_blind_set_is_exactly_the_build_of_its_sources_and_passes_the_structural_checks(tmp_path, folder, name,
-                                                                                           counts):
+                                                                                           n_cases, counts):
     path = HANDWRITTEN.parent / folder
     builder.write(builder.build(path / "src"), tmp_path, name)
     for file in ("cases.jsonl", "dataset.json"):
         assert (tmp_path / file).read_bytes() == (path / file).read_bytes(), (
             f"{file} differs from a rebuild: see examples/{folder}/README.md")
     ds = load_dataset(path)
-    assert ds.manifest.name == name and len(ds.cases) == 24
+    assert ds.manifest.name == name and len(ds.cases) == n_cases
     structural = [i for case in ds.cases for i in validate_case(case) if i.code in STRUCTURAL_CODES]
     assert structural == []
     ops = [op for case in ds.cases for step in case.steps for op in step.gold_ops]
     assert (len(ops), sum(op.op == "insert" for op in ops), sum(op.op == "delete" for op in ops)) == counts
-    before = [f for f, _, _ in BLIND_SETS][:[f for f, _, _ in BLIND_SETS].index(folder)]
+    before = [row[0] for row in BLIND_SETS][:[row[0] for row in BLIND_SETS].index(folder)]
     earlier = [HANDWRITTEN, *(HANDWRITTEN.parent / f for f in before)]
     assert {c.case_id for c in ds.cases}.isdisjoint({c.case_id for p in earlier for c in load_dataset(p).cases})
