@@ -1229,3 +1229,89 @@ def test_more_street_words_and_yours_is_no_place_and_a_drawn_out_yes_keeps_its_p
     assert all(op["event"]["location"] is None for op in ops)
     ops = _act([("09:00", "Bob Ray", "drinks thursday 7?"), ("09:05", USER, "yesss. the anchor?")], timetable=())
     assert [op["event"]["location"] for op in ops] == ["the anchor"]
+
+
+# -- issue 16, sixth round: booking dialogues (rules found on examples/booking_blind after its unseen reading) --
+def test_a_contact_that_confirms_in_the_second_person_or_with_a_booking_code_is_a_service():
+    said = [("09:00", USER, "can you fit my bike in for a service next week? before friday ideally"),
+            ("09:20", "Spokes Repairs", "Tuesday is free, drop it at 9?"),
+            ("09:25", USER, "tuesday 9 is great")]
+    for confirmation in ("Lovely, that's you booked in at Spokes Repairs for Tuesday 10 March at 9:00.",
+                         "Confirmed for Tue 10 March 9:00 at Spokes Repairs. Ref SR-40213."):
+        ops = _act([*said, ("09:30", "Spokes Repairs", confirmation)], members=(USER, "Spokes Repairs"),
+                   name="Spokes Repairs", timetable=())
+        assert [{k: v for k, v in op["event"].items() if k != "description"} for op in ops] == [
+            {"start": "2026-03-10T09:00", "end": None, "location": "Spokes Repairs", "participants": [USER]}]
+    # a friend who booked for both of you, with no code, stays a friend: both attend
+    ops = _act([("09:00", "Bob Ray", "climbing tue 7? i can book"), ("09:05", USER, "yes pls"),
+                ("09:20", "Bob Ray", "done, booked us at the arch for 7")], timetable=())
+    assert ops[0]["event"]["participants"] == [USER, "Bob Ray"]
+
+
+def test_a_new_booking_at_a_service_takes_the_place_its_earlier_event_was_held_at():
+    check = make_event("e1", start="2026-03-11T09:15", end=None, location="Ivy Lane Dental", participants=[USER],
+                       description="Dental check-up")
+    members, name = (USER, "Ivy Lane Dental"), "Ivy Lane Dental"
+    first = [("09:00", USER, "hi, can I cancel wednesday? something came up"),
+             ("09:10", "Ivy Lane Dental", "No problem, your appointment on Wednesday 11 March is cancelled.")]
+    agent = RulesAgent()
+    assert _act(first, members=members, name=name, timetable=(check,), agent=agent) == [{"op": "delete", "id": "e1"}]
+    later = [("09:00", USER, "could I book the check-up for next week instead? thursday afternoon"),
+             ("09:10", "Ivy Lane Dental", "You're booked in for Thursday 19 March at 3pm. See you then!")]
+    ops = _act(later, context=first, context_day=MON, members=members, name=name, timetable=(), t=2,
+               day="2026-03-10", agent=agent)
+    assert [(op["event"]["start"], op["event"]["location"]) for op in ops] == [("2026-03-19T15:00", "Ivy Lane Dental")]
+    # with no earlier event held there, the place stays unknown (the messages name none)
+    ops = _act(later, members=members, name=name, timetable=(), day="2026-03-10")
+    assert [(op["event"]["start"], op["event"]["location"]) for op in ops] == [("2026-03-19T15:00", None)]
+
+
+def test_how_long_a_table_is_held_is_not_the_dinners_length_and_a_full_service_is_no_failure():
+    members, name = (USER, "Table Assistant"), "Table Assistant"
+    ops = _act([("09:00", USER, "table for 2 at Rosa's thursday 8pm please"),
+                ("09:01", "Table Assistant", "Booked: Rosa's, Thursday 12 March at 20:00, 2 people. The table will "
+                                             "be held for 15 minutes.")], members=members, name=name, timetable=())
+    assert [(op["event"]["start"], op["event"]["end"]) for op in ops] == [("2026-03-12T20:00", None)]
+    ops = _act([("09:00", USER, "massage thursday 8pm please"),
+                ("09:01", "Table Assistant", "Booked: Thursday 12 March at 20:00 for 60 minutes.")],
+               members=members, name=name, timetable=())
+    assert [(op["event"]["start"], op["event"]["end"]) for op in ops] == [("2026-03-12T20:00", "2026-03-12T21:00")]
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.reading import _failed, features
+    at = datetime(2026, 3, 9, 9)
+    assert not _failed(features("Done, Thursday at 9, full service and an oil change.", at, load_cues()), load_cues())
+    for full in ("Sorry, we're full on Thursday", "we are full, sorry", "full that day unfortunately"):
+        assert _failed(features(full, at, load_cues()), load_cues()), full
+
+
+def test_a_place_under_a_label_is_read():
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.places import find_place
+    assert find_place("Booked: 2 places, Sunday 10:00. Meeting point: Fountain Square. Ref T-99.", load_cues()) == \
+        "Fountain Square"
+    assert find_place("Venue: Hall B, Riverside Centre", load_cues()) == "Hall B"
+    assert find_place("the meeting point is up to you", load_cues()) is None
+
+
+def test_a_cancellation_asked_of_a_service_names_its_event_by_day_and_time():
+    doubles = make_event("e1", start="2026-03-14T09:00", end=None, location="Parkside TC",
+                         participants=[USER, "Bob Ray"], description="Doubles")
+    members, name = (USER, "Parkside Tennis Club"), "Parkside TC"
+    done = ("09:40", "Parkside Tennis Club", "No problem, that's cancelled.")
+    # "my saturday 4pm court" is no 9am event: nothing is deleted; "my saturday 9am court" is
+    assert _act([("09:00", USER, "sorry, can you cancel my saturday 4pm court? plans changed"), done],
+                members=members, name=name, timetable=(doubles,)) == []
+    assert _act([("09:00", USER, "please cancel my saturday 9am court"), done],
+                members=members, name=name, timetable=(doubles,)) == [{"op": "delete", "id": "e1"}]
+
+
+def test_a_services_news_of_its_own_cancelled_show_is_no_done_cancellation():
+    show = make_event("e1", start="2026-03-12T19:30", end=None, location="the Lyric", participants=[USER],
+                      description="The Seagull")
+    members, name = (USER, "Lyric Box Office"), "Lyric Box Office"
+    news = ("Hi Ann, the Thursday 12 March performance is cancelled. We can move your seats to Friday 13 March, "
+            "7:30pm, or refund. Which would you prefer?")
+    ops = _act([("09:00", "Lyric Box Office", news),
+                ("09:10", USER, "friday please"), ("09:11", "Lyric Box Office", "Done, Fri 13 March at 7:30pm.")],
+               members=members, name=name, timetable=(show,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T19:30"}]

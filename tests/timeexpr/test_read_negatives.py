@@ -41,6 +41,9 @@ REF = datetime(2026, 3, 10, 9, 0)  # a Tuesday
         "we're still 5 with liam",
         "the one works",
         "at one point",
+        "Sunday 15 March, 1 double room for 2 guests",  # a count noun in the singular, a room's kind
+        "2 adults, 1 child",
+        "1 twin room, 1 night",
     ],
 )
 def test_no_clock_time(text):

@@ -28,7 +28,9 @@ from proevent.agents.rules.clues import (
     RE_BARE_ANCHOR,
     RE_BOOKED_LEAD,
     RE_PLACE_AGAIN,
+    RE_REFERENCE,
     RE_THIRD_LEAD,
+    RE_YOU_BOOKED,
     RE_YOUR_BOOKING,
     RECENT_SAID,
     anchor_only,
@@ -69,7 +71,7 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.reading import Context, Features, activity_of, features, read_features
+from proevent.agents.rules.reading import Context, Features, activity_of, features, read_features, stated
 from proevent.agents.rules.state import (
     ChatState,
     Draft,
@@ -189,10 +191,20 @@ class RulesAgent:
             state.service = chat.type == "direct" and (self.cues.has("service_names", name) or "&" in name)
             # (a person's name has no "&": "Wren & Crumb", "Schnitt & Co" are businesses)
         if not state.service and chat.type == "direct" and sender != user and "confirmed" in f.hits and (
-                RE_YOUR_BOOKING.search(f.folded) or RE_BOOKED_LEAD.match(f.folded) and f.text[:1].isupper()
-                and any(c.isdigit() for c in f.text)):
-            state.service = True  # "Booked ✂️ Thu 18.06 at 18:15": a booking system's voice, not a friend's
+                RE_YOUR_BOOKING.search(f.folded) or RE_YOU_BOOKED.search(f.folded) or RE_REFERENCE.search(f.text)
+                or RE_BOOKED_LEAD.match(f.folded) and f.text[:1].isupper() and any(c.isdigit() for c in f.text)):
+            state.service = True  # "Booked ✂️ Thu 18.06 at 18:15", "that's you booked in", "Ref VLW-2291":
+            # a business's voice, not a friend's
         return state.service
+
+    @staticmethod
+    def _venue(state: ChatState, chat: Chat, work: Work) -> str | None:
+        """Where the service holds its events: the one place of the timetable's events held at it
+        (:func:`at_service`), remembered for the chat (the event may be cancelled before the next booking)."""
+        if state.venue is None:
+            places = {s.location for s in work.slots.values() if s.location and at_service(s, chat)}
+            state.venue = places.pop() if len(places) == 1 else None
+        return state.venue
 
     def _play(self, state: ChatState, msg: Message, chat: Chat, obs: Observation, work: Work) -> Played:
         user, sender = obs.user, msg.sender
@@ -208,7 +220,10 @@ class RulesAgent:
         asked = (state.cancel_asked, state.join_asked)
         f = features(msg.text, at, self.cues)
         service = self._is_service(state, chat, user, f, sender)
-        about, named = self._link(f, chat, user, work, state)
+        if service:
+            self._venue(state, chat, work)  # read while its events are in the timetable
+        about, named = self._link(stated(f) if service and sender == user and "cancel" in f.hits else f, chat, user,
+                                   work, state)  # "please cancel my appointment on wednesday": no reason there
         after, asks_where = marks(f)
         before_it = after_slot(after, f, work) if after else None
         reference = about is not None and anchor_only(f, work.slots[about], self.cues)
@@ -332,8 +347,9 @@ class RulesAgent:
         if isinstance(move, Request) or (service and isinstance(move, Proposal)):
             values = move.values
             if isinstance(move, Request) and move.cancel:
-                day = move.values.day
-                fits = subject is not None and (day is None or day_of(subject.start) == day)
+                day, clock = move.values.day, move.values.clock
+                fits = subject is not None and (day is None or day_of(subject.start) == day) and (
+                    clock is None or clock_of(subject.start) in (None, clock))  # "my saturday 4pm court": not the 9am
                 state.cancel_asked = subject.id if fits else None
                 return
             if isinstance(move, Proposal) and move.fact and move.about is not None and (
@@ -549,6 +565,9 @@ class RulesAgent:
             if same_day:
                 apply_values(same_day[0], v)
                 state.focus = same_day[0].id
+                if same_day[0].new and chat.type == "direct":  # settled in this step before the contact
+                    # read as a business ("grand, wednesday so" before "that's you booked in"): no attendee
+                    same_day[0].participants = [p for p in same_day[0].participants if p not in (state.others or ())]
                 return
         if v.day is None:
             return
@@ -568,7 +587,10 @@ class RulesAgent:
         if again:  # "2 it is" after the move was settled: the event is already there
             state.focus = again[0].id
             return
-        slot = Slot("", start, None, None if v.place in (None, CLEARED) else v.place, people,
+        place = None if v.place in (None, CLEARED) else v.place
+        if place is None and service and v.place is None:
+            place = self._venue(state, chat, work)  # a new appointment at the clinic the check-up was at
+        slot = Slot("", start, None, place, people,
                     (draft.activity or chat.name).capitalize() if draft.activity else chat.name)
         if v.clock is None and v.end_day is not None:
             slot.end = v.end_day.isoformat()

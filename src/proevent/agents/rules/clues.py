@@ -86,6 +86,12 @@ RE_BOOKED_LEAD = re.compile(r"(?:booked|confirmed|reserved|done|all done|you're 
                              r"you're all set)(?![\w'])")
 """A confirmation that opens with its verb (matched at the start of the message)."""
 RE_YOUR_BOOKING = re.compile(r"(?<![\w'])(?:your|the)\s+(?:booking|reservation|appointment|table|room)")
+RE_YOU_BOOKED = re.compile(r"(?<![\w'])(?:(?:you're|youre|you are|that's you|thats you)\s+(?:now\s+)?(?:booked|all set)"
+                           r"|(?:i've|ive|we've|weve|i have|we have)\s+booked\s+you|booked\s+you\s+in)(?![\w'])")
+"""A confirmation in the second person ("that's you booked in", "we've booked you"): a business's voice."""
+RE_REFERENCE = re.compile(r"(?<![\w'])(?i:reference|ref|booking|order|confirmation|reservation)"
+                          r"(?i:\s+(?:number|no|code|id))?\s*(?i:is\s*)?[:#.]?\s*#?\s*(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,}(?![\w'])")
+"""A booking's code ("Reference: 7GR22K0", "Booking #MS-55120", "Ref VLW-2291"): a booking system's reply."""
 
 
 RE_THIRD_LEAD = re.compile(r"(?:he|she|they|he's|she's|they're|hes|shes|theyre|he'll|she'll|they'll)(?![\w'])")

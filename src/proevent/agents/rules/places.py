@@ -181,11 +181,19 @@ def address_place(text: str) -> str | None:
     return m.group(0).strip() if m is not None else None
 
 
+_RE_PLACE_LABEL = re.compile(
+    r"(?<![\w'])(?:meeting point|meeting place|meet(?:ing)? at|venue|location|where)\s*:\s*(?=\S)", re.I)
+"""A place given under a label ("Meeting point: Place Saint-Jean", "Venue: The Crypt")."""
+
+
 def find_place(masked: str, cues: Cues) -> str | None:
-    """The first place after a locative preposition, or a video call."""
+    """The first place after a locative preposition or a label, or a video call."""
     called = call_place(masked)
     if called is not None:
         return called
+    label = _RE_PLACE_LABEL.search(masked)
+    if label is not None and (place := phrase_at(masked, label.end(), cues)) is not None:
+        return place
     for m in _RE_LEAD.finditer(masked):
         lead = m.group(1).lower()
         nxt = masked[m.end():m.end() + 40]

@@ -105,8 +105,17 @@ _RE_USUAL = re.compile(r"(?<![\w'])(?:the\s+|our\s+)?usual\s+(?:spot|place|room|
                        r"pub|bar|haunt)(?![\w'])")
 _RE_LAST = re.compile(r"(?<![\w'])same\s+(?:place|spot|venue|room)\s+as\s+(?:last time|before|last week|usual)"
                       r"(?![\w'])")
+_RE_HELD_FOR = re.compile(r"(?<![\w'])(?:held|reserved|kept|hold(?:ing)?(?:\s+(?:it|them|the\s+\w+))?|valid)\s+for\s+$",
+                          re.I)
+"""How long a booking is held for you ("the table will be held for 15 minutes"): not the event's length."""
 _RE_START_ONLY = re.compile(r"(?<![\w'])(?:start|begin|kick off)\w*\s+(?:at\s+)?\0", re.I)
-_RE_BEEN_CANCELLED = re.compile(r"(?:has|have) been cancel")
+_RE_BEEN_CANCELLED = re.compile(
+    r"(?:has|have) been cancel|(?<![\w'])(?:that's|thats|that is|it's|its|(?:is|are) now)\s+(?:now\s+)?cancell?ed"
+    r"|(?<![\w'])(?:i've|ive|we've|weve|i have|we have)\s+cancell?ed|(?<![\w'])your\s+(?:[\w']+\s+){0,6}?(?:is|are)\s+"
+    r"cancell?ed")
+"""A service that says the cancellation is done ("that's cancelled", "I've cancelled Wednesday for you", "your
+appointment on Wednesday is cancelled"); not news of its own event ("the Thursday performance is cancelled. We can
+move your seats..."), which comes with an offer."""
 _RE_MY_CANCELLED = re.compile(r"(?<![\w'])my\s+\w+(?:\s+\w+)?\s+(?:got|was|is)\s+(?:cancel|called off)"
                               r"|(?<![\w'])cancel(?:l?ed)?\s+my\s+(?:\w+\s+)?(?:flight|train|bus|ferry|coach|connection)")
 """'my train got cancelled', 'the airline cancelled my saturday flight': the speaker's journey, not the event."""
@@ -330,7 +339,8 @@ def _values(f: Features, usual: tuple[int, int] | None, anchor: Clock | None, cu
             e = ends[0]
             later = sorted(t for t in e.times if t > v.clock)
             v.end = later[0] if later else None
-        elif r.durations and not in_reason(f, r.durations[0].start) and r.durations[0].minutes < 24 * 60:
+        elif r.durations and not in_reason(f, r.durations[0].start) and r.durations[0].minutes < 24 * 60 and not (
+                _RE_HELD_FOR.search(f.text, max(0, r.durations[0].start - 24), r.durations[0].start)):
             v.minutes = r.durations[0].minutes
     elif v.day is not None:
         v.date_only = any(p.day == v.day for p in r.parts)
@@ -481,10 +491,26 @@ _RE_BEEN_MOVED = re.compile(r"(?<![\w'])(?:ha(?:ve|s) been|we've|we have)\s+(?:m
 failure that caused it ("the 9pm show is oversold"): the change stands, it is not an offer."""
 
 
+_RE_FULL_BEFORE_NOUN = re.compile(
+    r"(?<![\w'])full\s+(?!(?:on|that|then|at|for|by|until|till|up|now|today|tonight|tomorrow|tmrw|this|next|all|"
+    r"sorry|unfortunately|i|we|so|and|but|again|already|that\s+day)(?![\w']))[a-z]")
+""""full" before a noun ("full service plus NCT pre-check", "full day", "full name") describes it: no failure."""
+
+
+def _failed(f: Features, cues: Cues) -> bool:
+    """The message says a booking cannot be had ("we're full on friday", "fully booked"), not "full" before a noun."""
+    if "failed" not in f.hits:
+        return False
+    if "full" not in f.folded:
+        return True
+    return any(m.group(0) != "full" or not _RE_FULL_BEFORE_NOUN.match(f.folded, m.start())
+               for m in cues.find("failed", f.folded))
+
+
 def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not ctx.service or ctx.sender == ctx.user:
         return None
-    if "failed" in f.hits:
+    if _failed(f, cues):
         v = values_of(f, ctx, cues)
         if v.any() and not f.question and _RE_BEEN_MOVED.search(f.folded) and "change" in f.hits:
             return Proposal(ctx.sender, values=v, change=True, fact=True)  # "oversold; moved to the 7pm show"
@@ -494,7 +520,7 @@ def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if "confirmed" in f.hits and not f.question:
         if "cancel" in f.hits:
             return Cancellation(ctx.sender)  # "your reservation has been cancelled"
-        v = values_of(_stated(f), ctx, cues)
+        v = values_of(stated(f), ctx, cues)
         v.place = v.place or room_part(f.text)  # "…, 16:30–17:30, meeting room Verdi."
         return Booked(ctx.sender, values=v)
     if "cancel" in f.hits and _RE_BEEN_CANCELLED.search(f.folded):
@@ -512,9 +538,10 @@ def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
 
 
 @lru_cache(maxsize=MEMO)
-def _stated(f: Features) -> Features:
+def stated(f: Features) -> Features:
     """A service's confirmation read without reason clauses: its "booked", "appointment" or "class"
-    states the booking ("You're booked on the pasta class at Hearth Kitchen"), it gives no reason."""
+    states the booking ("You're booked on the pasta class at Hearth Kitchen"), it gives no reason; so
+    does the user's request to a service ("please cancel my appointment on wednesday" names the event)."""
     return replace(f, clauses=tuple((a, b, False) for a, b, _ in f.clauses))
 
 
@@ -523,7 +550,7 @@ def _user_request(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return None
     if "cancel" in f.hits:
         # "please cancel my booking": done when the service says so (the day and time say which)
-        return Request(ctx.sender, cancel=True, values=values_of(_stated(f), ctx, cues))  # "my saturday court"
+        return Request(ctx.sender, cancel=True, values=values_of(stated(f), ctx, cues))  # "my saturday court"
     if "decline" in f.hits and not ({"agree", "ask", "change", "request"} & f.hits):
         return Rejection(ctx.sender)  # "no, that day's no good for me": the offer falls
     v = values_of(f, ctx, cues)
