@@ -87,12 +87,22 @@ def test_weekday_rules(text, ref, day):
         ("this weekend", SAT, date(2026, 3, 14), date(2026, 3, 15)),
         # said on a Saturday: the coming Friday, and the Sunday after it (not tomorrow)
         ("fri to sun", SAT, date(2026, 3, 20), date(2026, 3, 22)),
+        # two dates joined by "to", or a check-in's and a check-out's: one stay
+        ("from Friday 13 March to Monday 16 March", REF, date(2026, 3, 13), date(2026, 3, 16)),
+        ("check-in Friday 13 March, check-out Sunday 15 March", REF, date(2026, 3, 13), date(2026, 3, 15)),
+        ("arriving 13 March, departing 15 March", REF, date(2026, 3, 13), date(2026, 3, 15)),
     ],
 )
 def test_date_ranges(text, ref, first, last):
     r = read(text, ref)
     assert [(g.first, g.last) for g in r.ranges] == [(first, last)]
     assert r.clocks == ()
+
+
+@pytest.mark.parametrize("text", ["sat 14 March or sun 15 March?", "14 March, 15 March and 16 March",
+                                  "check out 15 March", "13 March to 20 April"])
+def test_two_dates_not_said_as_one_stay_are_no_range(text):
+    assert read(text, REF).ranges == ()
 
 
 def test_days_inside_a_range_take_the_range_reading():

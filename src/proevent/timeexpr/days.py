@@ -81,6 +81,8 @@ def read_days(text: str, ref: datetime) -> tuple[list[DayMention], list[PartOfDa
         days += _in_days(text, today, days)
     days.sort(key=lambda d: d.start)
     ranges, seconds = _ranges(text, today, words, digits)
+    if len(days) > 1:
+        ranges, seconds = _joined(text, days, ranges, seconds)
     days = [_in_range(d, ranges, seconds) for d in days] if ranges else days
     return days, _parts(text, days, today) if words & _PART_FIRST else [], ranges
 
@@ -202,6 +204,31 @@ def _ranges(text: str, today: date, words: frozenset[str], digits: bool) -> tupl
             add(m, *near)
     out.sort(key=lambda p: p[0].start)
     return [r for r, _ in out], [second for _, second in out]
+
+
+_RE_JOIN_TO = re.compile(rf"{_TO}(?:(?:{_WD})\.?,?\s+)?$", re.I)
+_RE_JOIN_OUT = re.compile(rf"\s*[,;]?\s*(?:check(?:ing)?[- ]?out|departure|depart(?:ing)?)\s*(?:on\s+|:\s*)?"
+                          rf"(?:(?:{_WD})\.?,?\s+)?$", re.I)
+_RE_CHECK_IN = re.compile(r"(?:check(?:ing)?[- ]?in|arrival|arriv(?:e|ing))\s*(?:on\s+|:\s*)?\S*\s*$", re.I)
+
+
+def _joined(text: str, days: list[DayMention], ranges: list[DateRange], seconds: list[int]
+            ) -> tuple[list[DateRange], list[int]]:
+    """Two days said as one stay: joined by "to", "till" or a dash ("from Friday 13 March to Monday 16
+    March"), or a check-in's day and a check-out's ("check-in Friday 13 March, check-out Sunday 15 March"),
+    added to ``ranges`` (with where the second day begins) where no range holds them already."""
+    pairs = list(zip(ranges, seconds))
+    for d1, d2 in zip(days, days[1:]):
+        between = text[d1.end:d2.start]
+        if len(between) > 40 or any(r.start < d2.end and d1.start < r.end for r, _ in pairs):
+            continue
+        if not (_RE_JOIN_TO.match(between) or _RE_JOIN_OUT.match(between) and _RE_CHECK_IN.search(
+                text, max(0, d1.start - 24), d1.start)):
+            continue
+        if d1.best < d2.best and (d2.best - d1.best).days <= 31:
+            pairs.append((DateRange(d1.start, d2.end, d1.best, d2.best), d2.start))
+    pairs.sort(key=lambda p: p[0].start)
+    return [r for r, _ in pairs], [second for _, second in pairs]
 
 
 def _has_to(text: str, words: frozenset[str]) -> bool:
