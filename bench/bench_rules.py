@@ -47,6 +47,8 @@ BOOKING_BLIND = ROOT / "examples" / "booking_blind"
 """Booking dialogues written blind to the agent: read once unseen (recall 34.4%, FDR 0) at 27afed7."""
 BOOKING_BLIND2 = ROOT / "examples" / "booking_blind2"
 """A second set written blind: read once unseen (recall 23.8%, FDR 16.7%) at e7ffb53, after the first set's rules."""
+BOOKING_BLIND3 = ROOT / "examples" / "booking_blind3"
+"""A third set written blind: read once unseen (recall 18.4%, FDR 18.8%) at c407307."""
 
 
 Both = tuple[SingleMetrics, MultiMetrics]
@@ -135,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         book, _ = scores(BOOKING, work, "booking")
         blind, _ = scores(BOOKING_BLIND, work, "booking-blind")
         blind2, _ = scores(BOOKING_BLIND2, work, "booking-blind2")
+        blind3, _ = scores(BOOKING_BLIND3, work, "booking-blind3")
     for tag, both, tune, held in sets:
         print(line(tag, both))
         print(line("  tuning half", tune))
@@ -147,14 +150,15 @@ def main(argv: list[str] | None = None) -> int:
     fdr = book[0].fdr
     print(check("booking recall >= 40%", (book[0].recall or 0) >= 0.40))
     print(check("booking FDR <= 10%", fdr is not None and fdr <= 0.10))
-    for tag, (s, mm) in (("booking, written blind", blind), ("booking, blind set 2", blind2)):
+    for tag, (s, mm) in (("booking, written blind", blind), ("booking, blind set 2", blind2),
+                         ("booking, blind set 3", blind3)):
         print(line(tag, (s, mm)))
         print(check("booking recall >= 40%", (s.recall or 0) >= 0.40))
         print(check("booking FDR <= 10%", s.fdr is not None and s.fdr <= 0.10))
     for tag, path in (("hand-written", HANDWRITTEN), ("set B", HANDWRITTEN_B), ("set C", HANDWRITTEN_C),
                       ("set D", HANDWRITTEN_D), ("set E", HANDWRITTEN_E), ("set F", HANDWRITTEN_F),
                       ("set G", HANDWRITTEN_G), ("booking, written blind", BOOKING_BLIND),
-                      ("booking, blind set 2", BOOKING_BLIND2)):
+                      ("booking, blind set 2", BOOKING_BLIND2), ("booking, blind set 3", BOOKING_BLIND3)):
         sent, skipped = gate(path)
         print(f"gated on {tag}: sends {sent:.1%} of the steps with gold, skips {skipped:.1%} of those without")
         print(check("gated sends >= 95% of gold steps", sent >= 0.95))
