@@ -1315,3 +1315,46 @@ def test_a_services_news_of_its_own_cancelled_show_is_no_done_cancellation():
                 ("09:10", USER, "friday please"), ("09:11", "Lyric Box Office", "Done, Fri 13 March at 7:30pm.")],
                members=members, name=name, timetable=(show,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T19:30"}]
+
+
+# -- issue 16, sixth round: a booking assistant in the register of task-oriented dialogue corpora ------------
+_ASSISTANT = {"members": (USER, "Assistant"), "name": "Assistant", "timetable": ()}
+
+
+def _booked(ops):
+    return [{k: v for k, v in op["event"].items() if k != "description"} for op in ops]
+
+
+def test_a_journey_is_held_where_it_leaves_and_ends_when_it_arrives_and_a_fee_is_paid_elsewhere():
+    ops = _act([("09:00", USER, "I need a train from Leeds to York on Friday, leaving after 8."),
+                ("09:00", "Assistant", "TR2231 leaves Leeds at 08:12 and arrives at York at 08:41. Shall I book it?"),
+                ("09:01", USER, "Yes, one ticket please."),
+                ("09:01", "Assistant", "Booking was successful, the fee is 9.40 GBP payable at the station. "
+                                       "Reference number is : QX81L0ZP.")], **_ASSISTANT)
+    assert _booked(ops) == [{"start": "2026-03-13T08:12", "end": "2026-03-13T08:41", "location": "Leeds",
+                             "participants": [USER]}]
+    from datetime import datetime
+
+    from proevent.timeexpr import read
+    # an arrival without a departure before it is no end ("mum arrives at 9, can you pick her up?")
+    assert [c.role for c in read("mum arrives at 9, can you pick her up?", datetime(2026, 3, 9, 9)).clocks] == ["start"]
+
+
+def test_a_venue_the_assistant_offers_by_name_is_the_place_and_a_town_area_is_not():
+    ops = _act([("09:00", USER, "I want a moderately priced restaurant in the north that serves Thai food."),
+                ("09:00", "Assistant", "The Golden Lotus is a moderately priced Thai restaurant in the north. "
+                                       "Shall I reserve a table?"),
+                ("09:01", USER, "Yes, for 4 people at 19:30 on Thursday."),
+                ("09:01", "Assistant", "Booking was successful. The table will be reserved for 15 minutes. "
+                                       "Reference number is : 00000412.")], **_ASSISTANT)
+    assert _booked(ops) == [{"start": "2026-03-12T19:30", "end": None, "location": "The Golden Lotus",
+                             "participants": [USER]}]
+    ops = _act([("09:00", USER, "Could you book the Linden Lodge for 2 nights from Saturday?"),
+                ("09:00", "Assistant", "Booking was successful. Reference number is : 7GAWK763.")], **_ASSISTANT)
+    assert _booked(ops) == [{"start": "2026-03-14", "end": "2026-03-16", "location": "the Linden Lodge",
+                             "participants": [USER]}]
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.places import find_place, offered_venue
+    assert find_place("can you book it for friday?", load_cues()) is None
+    assert find_place("a table in the centre please", load_cues()) is None
+    assert offered_venue("Tom is a legend", load_cues()) is None  # a person, no venue's kind after it

@@ -80,6 +80,10 @@ _RE_EMOJI_AFTER = re.compile("\\s*[\u2600-\u27bf\U0001f300-\U0001faff]")
 _RE_PADDED = re.compile(r"0\d:\d\d")
 _RE_AMPM = re.compile(r"[ap]\.?m\b|[ap]\.m\.", re.I)
 _RE_END_BEFORE = re.compile(r"(?:\d\s*(?:[ap]\.?m\.?)?\s*(?:-|–|\bto)|\buntil|\btill|\btil)\s*$", re.I)
+_RE_ARRIVAL_BEFORE = re.compile(
+    r"\d[^,;!?\d]{0,60}?\b(?:and\s+)?(?:arrives?|arriving|arrival)\b[^,;!?\d]{0,40}?\b(?:at|by)\s*$", re.I)
+"""A journey's arrival after its departure ("leaves Cambridge at 08:40 and arrives at London Kings Cross at 09:31"):
+the arrival is its end."""
 _RE_CORRECTION_AFTER = re.compile(
     rf"[\s,.…:;!—–-]*\b(?:{alternation(_V.correction_markers)})\b[^\d]{{0,24}}\d", re.I)
 _RE_TIME_AFTER_OF = re.compile(rf"\b(?:{alternation(_V.time_after_of)})\s*$", re.I)
@@ -184,7 +188,8 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
             times = frozenset({(int(phrase[:2]), int(phrase[3:]))})
         twin = any(o is not s and o.start == s.start for o in legacy)  # "7-9pm": its own start and end
         best = next(iter(times)) if len(times) == 1 else s.best if twin else pick(set(times), s.start, s.end)
-        role = "end" if _RE_UNTIL.match(phrase) else s.role  # "till 10" said alone ends something
+        role = "end" if _RE_UNTIL.match(phrase) or _RE_ARRIVAL_BEFORE.search(text, max(0, s.start - 120), s.start) \
+            else s.role  # "till 10" said alone ends something; so does an arrival after a departure
         out.append(ClockMention(s.start, s.end, times, best, role, bare or len(times) > 1,
                                 approx(s.start, s.end)))
     for r in ranges:

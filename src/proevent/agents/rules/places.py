@@ -17,7 +17,10 @@ from proevent.timeexpr import Reading, read, vocabulary
 
 _CALLS = {"zoom": "Zoom", "teams": "Teams", "google meet": "Google Meet", "meet": "Google Meet", "facetime": "FaceTime",
           "skype": "Skype", "whatsapp": "WhatsApp", "webex": "Webex", "discord": "Discord", "hangouts": "Hangouts"}
-_RE_LEAD = re.compile(r"(?:(?<![\w'])(at|@|in|to|from|outside|near|by|use|booked)\s+)(?=\S)", re.I)
+_RE_LEAD = re.compile(r"(?:(?<![\w'])(at|@|in|to|from|outside|near|by|use|booked|book)\s+)(?=\S)", re.I)
+_RE_PAY_BEFORE = re.compile(r"(?<![\w'])(?:payable|pay|paid|payment|collect\w*)\s+$", re.I)
+"""'payable at the station': where to pay, not the event's place."""
+_RE_THE_NAME = re.compile(r"the\s+[A-Z]")
 _RE_GO_TO = re.compile(r"(?:come|coming|head|heading|go|going|meet|over)\s+$", re.I)
 """'come to moremi hall': after a verb of going, "to" leads a place also in lower case."""
 _RE_WORD = re.compile(r"[^\s,.!?;:()\0\"“”]+")
@@ -181,9 +184,31 @@ def address_place(text: str) -> str | None:
     return m.group(0).strip() if m is not None else None
 
 
+_VENUE_KINDS = (r"restaurant|hotel|guest\s?house|hostel|b&b|inn|lodge|bar|pub|caf[eé]|bistro|brasserie|pizzeria|"
+                r"steakhouse|diner|museum|gallery|theat(?:re|er)|cinema|park|college|church|pool|gym|spa|salon|"
+                r"clinic|attraction|nightclub|club|venue|campsite")
+_RE_VENUE_IS = re.compile(rf"^([A-Z][\w'&.-]*(?:\s+(?:[A-Z0-9][\w'&.-]*|of|the|and|&|de|la)){{0,5}})\s+"
+                          rf"(?:is|would be)\s+(?:a|an|the)\b[^.!?]{{0,50}}?\b(?:{_VENUE_KINDS})s?\b")
+"""A venue a service offers, named first ("Pizza Hut City Centre is a cheap Italian restaurant in the centre")."""
+_RE_RECOMMEND = re.compile(r"(?<![\w'])(?i:i\s+(?:would\s+|'d\s+)?recommend|i\s+suggest|how\s+about|"
+                           r"may\s+i\s+suggest)\s+(?=(?:the\s+)?[A-Z])")
+"""A venue recommended by name ("I recommend The Copper Kettle")."""
+
+
+def offered_venue(masked: str, cues: Cues) -> str | None:
+    """The venue a booking assistant offers by name: "X is a … restaurant", "I recommend X"."""
+    m = _RE_VENUE_IS.match(masked)
+    if m is not None:
+        return m.group(1)
+    r = _RE_RECOMMEND.search(masked)
+    return phrase_at(masked, r.end(), cues) if r is not None else None
+
+
 _RE_PLACE_LABEL = re.compile(
     r"(?<![\w'])(?:meeting point|meeting place|meet(?:ing)? at|venue|location|where)\s*:\s*(?=\S)", re.I)
 """A place given under a label ("Meeting point: Place Saint-Jean", "Venue: The Crypt")."""
+_RE_DEPARTS = re.compile(r"(?<![\w'])(?:leaves|departs|departing|leaving)(?:\s+from)?\s+(?=[A-Z])")
+"""Where a journey leaves from ("TR4125 leaves Cambridge at 08:40 and arrives at ..."): its place."""
 
 
 def find_place(masked: str, cues: Cues) -> str | None:
@@ -191,9 +216,9 @@ def find_place(masked: str, cues: Cues) -> str | None:
     called = call_place(masked)
     if called is not None:
         return called
-    label = _RE_PLACE_LABEL.search(masked)
-    if label is not None and (place := phrase_at(masked, label.end(), cues)) is not None:
-        return place
+    for lead in (_RE_PLACE_LABEL.search(masked), _RE_DEPARTS.search(masked)):
+        if lead is not None and (place := phrase_at(masked, lead.end(), cues)) is not None:
+            return place  # "Meeting point: Place Saint-Jean"; "leaves Cambridge at 08:40" (not where it arrives)
     for m in _RE_LEAD.finditer(masked):
         lead = m.group(1).lower()
         nxt = masked[m.end():m.end() + 40]
@@ -201,10 +226,14 @@ def find_place(masked: str, cues: Cues) -> str | None:
             continue  # "in hamburg", "in a bit": only "in the lobby", "in room 210", "we're in odra instead"
         if lead == "use" and not (nxt.lower().startswith("the ") or _RE_ROOM_NAMED.match(nxt)):
             continue  # "let's use the terrace", "can we use room 4.1?", not "use a pen"
+        if lead == "book" and not (nxt[:1].isupper() or _RE_THE_NAME.match(nxt)):
+            continue  # "book the Acorn Guest House", "book Zizzi"; not "book it", "book a table", "book the room"
         if lead in ("to", "from", "by", "near", "outside", "booked") and not (
                 nxt[:1].isupper() or _RE_WHOSE.match(nxt)) and not (
                 lead == "to" and _RE_GO_TO.search(masked, max(0, m.start() - 10), m.start())):
             continue  # "booked LT3", "booked the big room"; "come to moremi hall"
+        if lead in ("at", "@") and _RE_PAY_BEFORE.search(masked, max(0, m.start() - 16), m.start()):
+            continue
         if lead == "from" or lead == "by":
             continue
         place = phrase_at(masked, m.end(), cues)

@@ -48,6 +48,7 @@ from proevent.agents.rules.places import (
     call_place,
     find_place,
     mask,
+    offered_venue,
     phrase_at,
     room_part,
     short_answer_place,
@@ -526,6 +527,8 @@ def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if "cancel" in f.hits and _RE_BEEN_CANCELLED.search(f.folded):
         return Cancellation(ctx.sender)
     v = values_of(f, ctx, cues)
+    if v.place is None:
+        v.place = offered_venue(f.masked, cues)  # "Pizza Hut City Centre is a cheap Italian restaurant ..."
     if v.any():
         # an offer or a question back ("8pm or 9pm?"); a change the service states ("the class now
         # runs 12-3pm instead") is settled by it, as a confirmation is
