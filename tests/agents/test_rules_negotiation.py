@@ -1358,3 +1358,25 @@ def test_a_venue_the_assistant_offers_by_name_is_the_place_and_a_town_area_is_no
     assert find_place("can you book it for friday?", load_cues()) is None
     assert find_place("a table in the centre please", load_cues()) is None
     assert offered_venue("Tom is a legend", load_cues()) is None  # a person, no venue's kind after it
+
+
+def test_a_retry_after_a_failed_booking_keeps_what_it_does_not_change():
+    ops = _act([("09:00", USER, "Please book a table for 2 at Curry Garden on Saturday at 20:00."),
+                ("09:00", "Assistant", "I'm sorry, that booking was unsuccessful. Would you like to try another time?"),
+                ("09:01", USER, "How about 19:00 then?"),
+                ("09:01", "Assistant", "Booking was successful. Reference number is : 4X9PLQ2C.")], **_ASSISTANT)
+    assert _booked(ops) == [{"start": "2026-03-14T19:00", "end": None, "location": "Curry Garden",
+                             "participants": [USER]}]
+    # a failure with no retry books nothing
+    assert _act([("09:00", USER, "Please book a table for 2 at Curry Garden on Saturday at 20:00."),
+                 ("09:00", "Assistant", "I'm sorry, that booking was unsuccessful."),
+                 ("09:01", USER, "No worries, thanks.")], **_ASSISTANT) == []
+
+
+def test_tickets_purchased_confirm_and_a_window_to_enter_is_no_length():
+    ops = _act([("09:00", USER, "I want 2 tickets for Dune at the Rex on Friday for the 7:30 pm show."),
+                ("09:00", "Assistant", "Please confirm: 2 tickets for Dune at the Rex on March 13th at 7:30 pm."),
+                ("09:01", USER, "Yes please."),
+                ("09:01", "Assistant", "Your tickets have been purchased. Please come within 20 minutes of it.")],
+               **_ASSISTANT)
+    assert _booked(ops) == [{"start": "2026-03-13T19:30", "end": None, "location": "the Rex", "participants": [USER]}]

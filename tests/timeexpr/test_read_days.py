@@ -91,6 +91,7 @@ def test_weekday_rules(text, ref, day):
         ("from Friday 13 March to Monday 16 March", REF, date(2026, 3, 13), date(2026, 3, 16)),
         ("check-in Friday 13 March, check-out Sunday 15 March", REF, date(2026, 3, 13), date(2026, 3, 15)),
         ("arriving 13 March, departing 15 March", REF, date(2026, 3, 13), date(2026, 3, 15)),
+        ("Check-in is on March 14th and check-out on March 16th.", REF, date(2026, 3, 14), date(2026, 3, 16)),
     ],
 )
 def test_date_ranges(text, ref, first, last):

@@ -207,9 +207,9 @@ def _ranges(text: str, today: date, words: frozenset[str], digits: bool) -> tupl
 
 
 _RE_JOIN_TO = re.compile(rf"{_TO}(?:(?:{_WD})\.?,?\s+)?$", re.I)
-_RE_JOIN_OUT = re.compile(rf"\s*[,;]?\s*(?:check(?:ing)?[- ]?out|departure|depart(?:ing)?)\s*(?:on\s+|:\s*)?"
-                          rf"(?:(?:{_WD})\.?,?\s+)?$", re.I)
-_RE_CHECK_IN = re.compile(r"(?:check(?:ing)?[- ]?in|arrival|arriv(?:e|ing))\s*(?:on\s+|:\s*)?\S*\s*$", re.I)
+_RE_JOIN_OUT = re.compile(rf"\s*[,;]?\s*(?:and\s+)?(?:check(?:ing)?[- ]?out|departure|depart(?:ing)?)\s*(?:is\s+)?"
+                          rf"(?:on\s+|:\s*)?(?:(?:{_WD})\.?,?\s+)?$", re.I)
+_RE_CHECK_IN = re.compile(r"(?:check(?:ing)?[- ]?in|arrival|arriv(?:e|ing))\s*(?:is\s+)?(?:on\s+|:\s*)?\S*\s*$", re.I)
 
 
 def _joined(text: str, days: list[DayMention], ranges: list[DateRange], seconds: list[int]

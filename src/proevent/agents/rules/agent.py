@@ -358,6 +358,10 @@ class RulesAgent:
                 # (stated by the service: it answers a request still open about that event too)
                 self._settle(state, Draft(subject.id, values, sender), chat, user, work, service=True)
                 return  # a booked event the service moves ("now runs 12-3pm instead")
+            if state.open is None and state.failed is not None and isinstance(move, Request) and (
+                    values.day is None or values.clock is None):
+                values = state.failed.values.merged(values)  # "how about 19:00 then?" after "unsuccessful"
+            state.failed = None
             if state.open is not None:
                 state.open.values = state.open.values.merged(values)
             elif values.any() or isinstance(move, Request):
@@ -381,7 +385,7 @@ class RulesAgent:
             return
         if isinstance(move, BookingFailed):
             if service and state.open is not None:
-                state.open = None  # the booking failed: the request it answered is dropped
+                state.failed, state.open = state.open, None  # the booking failed: the request it answered drops
             return
         if isinstance(move, Proposal):
             self._proposal(state, move, chat, user, work, subject)

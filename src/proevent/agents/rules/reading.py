@@ -106,9 +106,10 @@ _RE_USUAL = re.compile(r"(?<![\w'])(?:the\s+|our\s+)?usual\s+(?:spot|place|room|
                        r"pub|bar|haunt)(?![\w'])")
 _RE_LAST = re.compile(r"(?<![\w'])same\s+(?:place|spot|venue|room)\s+as\s+(?:last time|before|last week|usual)"
                       r"(?![\w'])")
-_RE_HELD_FOR = re.compile(r"(?<![\w'])(?:held|reserved|kept|hold(?:ing)?(?:\s+(?:it|them|the\s+\w+))?|valid)\s+for\s+$",
-                          re.I)
-"""How long a booking is held for you ("the table will be held for 15 minutes"): not the event's length."""
+_RE_HELD_FOR = re.compile(r"(?<![\w'])(?:(?:held|reserved|kept|hold(?:ing)?(?:\s+(?:it|them|the\s+\w+))?|valid)\s+for"
+                          r"|within)\s+$", re.I)
+"""How long a booking is held for you ("the table will be held for 15 minutes"), or a window to come in ("enter within
+30 minutes of your slot"): not the event's length."""
 _RE_START_ONLY = re.compile(r"(?<![\w'])(?:start|begin|kick off)\w*\s+(?:at\s+)?\0", re.I)
 _RE_BEEN_CANCELLED = re.compile(
     r"(?:has|have) been cancel|(?<![\w'])(?:that's|thats|that is|it's|its|(?:is|are) now)\s+(?:now\s+)?cancell?ed"

@@ -88,6 +88,8 @@ class ChatState:
     moved: tuple[str, int] | None = None
     """This event's day, time or place was last settled in this chat at this message count (a "no" to
     its day soon after is a member who cannot come then)."""
+    failed: Draft | None = None
+    """A request the service could not book: a retry ("how about 19:00 then?") keeps what it does not change."""
     venue: str | None = None
     """Where the service the chat is with holds its events: the place of a timetable event held there
     ("Dentist check-up" at "Brightsmile Dental" in the chat with Brightsmile Dental), kept across steps."""
