@@ -1380,3 +1380,36 @@ def test_tickets_purchased_confirm_and_a_window_to_enter_is_no_length():
                 ("09:01", "Assistant", "Your tickets have been purchased. Please come within 20 minutes of it.")],
                **_ASSISTANT)
     assert _booked(ops) == [{"start": "2026-03-13T19:30", "end": None, "location": "the Rex", "participants": [USER]}]
+
+
+def test_a_venue_the_user_picks_from_the_assistants_list_is_the_place_and_a_second_booking_is_its_own():
+    ops = _act([("09:00", USER, "I need a cheap place to eat in the centre."),
+                ("09:00", "Assistant", "There are 3 cheap restaurants in the centre: The Gardenia, Nandos City Centre "
+                                       "and Dojo Noodle Bar. Any preference?"),
+                ("09:01", USER, "Dojo Noodle Bar sounds good. Please book a table for 2 at 18:30 on Friday."),
+                ("09:01", "Assistant", "Booking was successful. Reference number is : 0BZ8XQ1A."),
+                ("09:02", USER, "I also need a taxi from the Lensfield Hotel to the restaurant at 18:00 on Friday."),
+                ("09:02", "Assistant", "Your taxi is booked to pick you up at the Lensfield Hotel at 18:00 Friday.")],
+               **_ASSISTANT)
+    assert [(op["event"]["start"], op["event"]["location"]) for op in ops] == [
+        ("2026-03-13T18:30", "Dojo Noodle Bar"), ("2026-03-13T18:00", "the Lensfield Hotel")]
+    from proevent.agents.rules.clues import chosen_option
+    listed = ["there are 2 hotels: gonville hotel and university arms hotel. shall i book one?"]
+    assert chosen_option("Let's try University Arms Hotel for 2 nights.", listed) == "University Arms Hotel"
+    # a code, a date, a person or a yes said back is no venue
+    for text in ("change VL-88213 to 3 people?", "Thursday 18 is fine", "with Dr Pillay please", "Yes please"):
+        assert chosen_option(text, ["vl-88213 thursday 18 dr pillay yes please"]) is None, text
+
+
+def test_a_request_to_a_service_states_its_appointment_and_a_journey_departing_from_a_stop():
+    ops = _act([("09:00", USER, "I want to find a barber in Oakland."),
+                ("09:00", "Assistant", "How about Fade Street Barbers in Oakland? It has a rating of 4.7."),
+                ("09:01", USER, "Sounds good. Book me an appointment this Saturday at 11 in the morning."),
+                ("09:01", "Assistant", "Your appointment is booked.")], **_ASSISTANT)
+    assert _booked(ops) == [{"start": "2026-03-14T11:00", "end": None, "location": "Fade Street Barbers",
+                             "participants": [USER]}]
+    from proevent.agents.rules.cues import load_cues
+    from proevent.agents.rules.places import find_place
+    assert find_place("3 tickets for the bus, departing at 10:50 am from Union Station.", load_cues()) == \
+        "Union Station"
+    assert find_place("she leaves tomorrow for Paris", load_cues()) is None

@@ -35,6 +35,7 @@ from proevent.agents.rules.clues import (
     RECENT_SAID,
     anchor_only,
     at_service,
+    chosen_option,
     marks,
     over,
     plan_of_its_own,
@@ -294,6 +295,8 @@ class RulesAgent:
         agrees = isinstance(move, Acceptance) or isinstance(move, Proposal) and move.agrees
         if agrees and state.open is not None and state.open.values.place is None and move.values.place is None:
             move.values.place = said_back(f, state.recent, self.cues)  # "zeret yes. 7 good", "the local 6 👍"
+        if service and sender == user and isinstance(move, Request) and not move.cancel and move.values.place is None:
+            move.values.place = chosen_option(f.text, state.recent)  # "Zizzi Cambridge sounds good. Book it for 4"
         state.recent = [*state.recent[-(RECENT_SAID - 1):], f.folded]
         if isinstance(move, Proposal):
             move.named = named
@@ -358,7 +361,7 @@ class RulesAgent:
                 # (stated by the service: it answers a request still open about that event too)
                 self._settle(state, Draft(subject.id, values, sender), chat, user, work, service=True)
                 return  # a booked event the service moves ("now runs 12-3pm instead")
-            if state.open is None and state.failed is not None and isinstance(move, Request) and (
+            if state.open is None and state.failed is not None and sender == user and (
                     values.day is None or values.clock is None):
                 values = state.failed.values.merged(values)  # "how about 19:00 then?" after "unsuccessful"
             state.failed = None
@@ -563,8 +566,11 @@ class RulesAgent:
             on_day = [s for s in work.live() if v.day is not None and day_of(s.start) == v.day and (
                 user in s.participants)]
             held_there = [s for s in on_day if at_service(s, chat)]
-            same_day = [s for s in on_day if clock_of(s.start) == v.clock] or (
-                held_there if len(held_there) == 1 else [s for s in on_day if clock_of(s.start) is None or s is focus])
+            fresh = draft.key is None and draft.by == user and (
+                draft.values.clock is not None or draft.values.day is not None) and (
+                focus is not None and focus.new)  # a second booking asked after one made this step ("also a taxi")
+            same_day = [s for s in on_day if clock_of(s.start) == v.clock] or ([] if fresh else (
+                held_there if len(held_there) == 1 else [s for s in on_day if clock_of(s.start) is None or s is focus]))
             # (the chat's own event on that day at another time: the service moved it, "table for 4 at 11:45")
             if same_day:
                 apply_values(same_day[0], v)

@@ -130,6 +130,36 @@ def said_back(f: Features, recent: list[str], cues: Cues) -> str | None:
     return f.text[:len(head)].strip() if any(pattern.search(text) for text in recent) else None
 
 
+_RE_NAME_RUN = re.compile(r"(?<![\w'])[A-Z][\w'&.-]*(?:\s+(?:[A-Z0-9][\w'&.-]*|of|the|and|&|de|la))*")
+_NOT_NAMES = frozenset({"yes", "no", "i", "ok", "okay", "thanks", "thank", "please", "sure", "great", "hi", "hello",
+                        "perfect", "fine", "good", "the", "let's", "lets", "can", "could", "would", "book", "that",
+                        "this", "actually", "also", "i'll", "i'm", "i'd", "i've"})
+_TITLES = frozenset({"dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "prof", "prof.", "doctor"})
+
+
+def chosen_option(text: str, recent: list[str]) -> str | None:
+    """A name the user picks among those the service listed ("Zizzi Cambridge sounds good", "Let's try
+    University Arms Hotel for 2 nights"): the longest run of capitalised words of the message that an
+    earlier message of the chat holds as whole words (not a yes, a day or a month)."""
+    best: str | None = None
+    for m in _RE_NAME_RUN.finditer(text):
+        name = m.group(0).strip(" .")
+        words = name.lower().split()
+        while words and words[0] in _NOT_NAMES:
+            words = words[1:]
+        if not words or len(" ".join(words)) < 4 or any(c.isdigit() for c in name) or words[0] in _TITLES or all(
+                _DATE_WORD.fullmatch(w) for w in words):
+            continue  # not a code, a date or a person ("VL-88213", "Thursday 18", "Dr Pillay")
+        folded = fold(" ".join(words))
+        pattern = re.compile(rf"(?<![\w']){re.escape(folded)}(?![\w'])")
+        if any(pattern.search(said) for said in recent) and (best is None or len(folded) > len(best)):
+            best = " ".join(name.split()[len(name.split()) - len(words):])
+    return best
+
+
+_DATE_WORD = re.compile(r"(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?")
+
+
 _OVER_AFTER = timedelta(hours=3)
 """An event without an end is over this long after its start."""
 

@@ -207,7 +207,8 @@ def offered_venue(masked: str, cues: Cues) -> str | None:
 _RE_PLACE_LABEL = re.compile(
     r"(?<![\w'])(?:meeting point|meeting place|meet(?:ing)? at|venue|location|where)\s*:\s*(?=\S)", re.I)
 """A place given under a label ("Meeting point: Place Saint-Jean", "Venue: The Crypt")."""
-_RE_DEPARTS = re.compile(r"(?<![\w'])(?:leaves|departs|departing|leaving)(?:\s+from)?\s+(?=[A-Z])")
+_RE_DEPARTS = re.compile(r"(?<![\w'])(?i:leaves|departs|departing|leaving)(?i:\s+at\s+\S+(?:\s*[ap]\.?m\.?)?\s+from"
+                         r"|\s+from)?\s+(?=[A-Z])")
 """Where a journey leaves from ("TR4125 leaves Cambridge at 08:40 and arrives at ..."): its place."""
 
 

@@ -557,7 +557,7 @@ def _user_request(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return Request(ctx.sender, cancel=True, values=values_of(stated(f), ctx, cues))  # "my saturday court"
     if "decline" in f.hits and not ({"agree", "ask", "change", "request"} & f.hits):
         return Rejection(ctx.sender)  # "no, that day's no good for me": the offer falls
-    v = values_of(f, ctx, cues)
+    v = values_of(stated(f) if "request" in f.hits else f, ctx, cues)  # "book me an appointment this saturday"
     if v.any() or "request" in f.hits:
         return Request(ctx.sender, values=v, activity=activity_of(f.folded, cues))
     if "agree" in f.hits:
