@@ -171,6 +171,7 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
                     or re.match(r"(?:around|about|roughly|like|approx)\b", text[a:b], re.I) or "ish" in text[a:b])
 
     legacy = time_spans(text)
+    arrival = "rriv" in text  # the one test before the arrival pattern ("arrives", "Arrival")
     digits = bool(_RE_DIGIT.search(text))
     ranges = _ranges(text, days, parts, hint, activity, pick) if digits else []
     for s in legacy:
@@ -188,8 +189,8 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
             times = frozenset({(int(phrase[:2]), int(phrase[3:]))})
         twin = any(o is not s and o.start == s.start for o in legacy)  # "7-9pm": its own start and end
         best = next(iter(times)) if len(times) == 1 else s.best if twin else pick(set(times), s.start, s.end)
-        role = "end" if _RE_UNTIL.match(phrase) or _RE_ARRIVAL_BEFORE.search(text, max(0, s.start - 120), s.start) \
-            else s.role  # "till 10" said alone ends something; so does an arrival after a departure
+        role = "end" if _RE_UNTIL.match(phrase) or arrival and _RE_ARRIVAL_BEFORE.search(
+            text, max(0, s.start - 120), s.start) else s.role  # "till 10" alone ends something; so does an arrival
         out.append(ClockMention(s.start, s.end, times, best, role, bare or len(times) > 1,
                                 approx(s.start, s.end)))
     for r in ranges:

@@ -217,7 +217,9 @@ def find_place(masked: str, cues: Cues) -> str | None:
     called = call_place(masked)
     if called is not None:
         return called
-    for lead in (_RE_PLACE_LABEL.search(masked), _RE_DEPARTS.search(masked)):
+    low = masked.lower()
+    for lead in (_RE_PLACE_LABEL.search(masked) if ":" in masked else None,
+                 _RE_DEPARTS.search(masked) if "lea" in low or "depart" in low else None):
         if lead is not None and (place := phrase_at(masked, lead.end(), cues)) is not None:
             return place  # "Meeting point: Place Saint-Jean"; "leaves Cambridge at 08:40" (not where it arrives)
     for m in _RE_LEAD.finditer(masked):
