@@ -135,6 +135,7 @@ _NOT_NAMES = frozenset({"yes", "no", "i", "ok", "okay", "thanks", "thank", "plea
                         "perfect", "fine", "good", "the", "let's", "lets", "can", "could", "would", "book", "that",
                         "this", "actually", "also", "i'll", "i'm", "i'd", "i've"})
 _TITLES = frozenset({"dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss", "prof", "prof.", "doctor"})
+_DATE_WORD = re.compile(r"(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?")
 
 
 def chosen_option(text: str, recent: list[str]) -> str | None:
@@ -142,6 +143,7 @@ def chosen_option(text: str, recent: list[str]) -> str | None:
     University Arms Hotel for 2 nights"): the longest run of capitalised words of the message that an
     earlier message of the chat holds as whole words (not a yes, a day or a month)."""
     best: str | None = None
+    best_len = 0
     for m in _RE_NAME_RUN.finditer(text):
         name = m.group(0).strip(" .")
         words = name.lower().split()
@@ -152,12 +154,10 @@ def chosen_option(text: str, recent: list[str]) -> str | None:
             continue  # not a code, a date or a person ("VL-88213", "Thursday 18", "Dr Pillay")
         folded = fold(" ".join(words))
         pattern = re.compile(rf"(?<![\w']){re.escape(folded)}(?![\w'])")
-        if any(pattern.search(said) for said in recent) and (best is None or len(folded) > len(best)):
-            best = " ".join(name.split()[len(name.split()) - len(words):])
+        if len(folded) > best_len and any(pattern.search(said) for said in recent):
+            best, best_len = " ".join(name.split()[len(name.split()) - len(words):]), len(folded)
     return best
 
-
-_DATE_WORD = re.compile(r"(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?")
 
 
 _OVER_AFTER = timedelta(hours=3)
