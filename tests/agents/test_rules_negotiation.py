@@ -1413,3 +1413,17 @@ def test_a_request_to_a_service_states_its_appointment_and_a_journey_departing_f
     assert find_place("3 tickets for the bus, departing at 10:50 am from Union Station.", load_cues()) == \
         "Union Station"
     assert find_place("she leaves tomorrow for Paris", load_cues()) is None
+
+
+def test_a_failed_change_that_leaves_the_booking_as_it_was_moves_nothing():
+    taxi = make_event("e1", start="2026-03-13T16:15", end=None, location="the Lensfield Hotel", participants=[USER],
+                      description="Taxi")
+    kept = {**_ASSISTANT, "timetable": (taxi,)}
+    for answer in ("I'm sorry, there are no taxis at 15:45. Your taxi at 16:15 is still booked.",
+                   "Sorry, 15:45 is not possible. Your original booking remains unchanged."):
+        assert _act([("09:00", USER, "Could my taxi on Friday come earlier, at 15:45?"), ("09:00", "Assistant", answer),
+                     ("09:01", USER, "Okay, keep it then.")], **kept) == [], answer
+    # a change done, with other details that "stay the same", moves it
+    ops = _act([("09:00", USER, "Could my taxi on Friday come earlier, at 15:45?"),
+                ("09:00", "Assistant", "Done, your taxi now comes at 15:45. The car stays the same.")], **kept)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T15:45"}]

@@ -509,9 +509,17 @@ def _failed(f: Features, cues: Cues) -> bool:
                for m in cues.find("failed", f.folded))
 
 
+_RE_STILL_BOOKED = re.compile(r"(?<![\w'])(?:(?:is|are)\s+still\s+(?:booked|confirmed|reserved)|remains?\s+"
+                              r"(?:unchanged|booked|confirmed|as it is)|(?:has|have)\s+not\s+been\s+changed)(?![\w'])")
+"""A failed change that leaves the booking as it was ("Your taxi at 16:15 is still booked", "your reservation
+remains unchanged"): the time it names is the old one, no offer."""
+
+
 def _service_reply(f: Features, ctx: Context, cues: Cues) -> Move | None:
     if not ctx.service or ctx.sender == ctx.user:
         return None
+    if _RE_STILL_BOOKED.search(f.folded):
+        return BookingFailed(ctx.sender)  # "no taxis at 15:45. Your taxi at 16:15 is still booked.": nothing moves
     if _failed(f, cues):
         v = values_of(f, ctx, cues)
         if v.any() and not f.question and _RE_BEEN_MOVED.search(f.folded) and "change" in f.hits:
