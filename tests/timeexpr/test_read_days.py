@@ -92,6 +92,8 @@ def test_weekday_rules(text, ref, day):
         ("check-in Friday 13 March, check-out Sunday 15 March", REF, date(2026, 3, 13), date(2026, 3, 15)),
         ("arriving 13 March, departing 15 March", REF, date(2026, 3, 13), date(2026, 3, 15)),
         ("Check-in is on March 14th and check-out on March 16th.", REF, date(2026, 3, 14), date(2026, 3, 16)),
+        ("a room from Saturday, 14 March for 2 nights, checking out on Monday, 16 March", REF, date(2026, 3, 14),
+         date(2026, 3, 16)),
     ],
 )
 def test_date_ranges(text, ref, first, last):

@@ -207,9 +207,10 @@ def _ranges(text: str, today: date, words: frozenset[str], digits: bool) -> tupl
 
 
 _RE_JOIN_TO = re.compile(rf"{_TO}(?:(?:{_WD})\.?,?\s+)?$", re.I)
-_RE_JOIN_OUT = re.compile(rf"\s*[,;]?\s*(?:and\s+)?(?:check(?:ing)?[- ]?out|departure|depart(?:ing)?)\s*(?:is\s+)?"
-                          rf"(?:on\s+|:\s*)?(?:(?:{_WD})\.?,?\s+)?$", re.I)
-_RE_CHECK_IN = re.compile(r"(?:check(?:ing)?[- ]?in|arrival|arriv(?:e|ing))\s*(?:is\s+)?(?:on\s+|:\s*)?\S*\s*$", re.I)
+_RE_JOIN_OUT = re.compile(rf"\s*(?:for\s+\w+\s+nights?\s*)?[,;]?\s*(?:and\s+)?(?:check(?:ing)?[- ]?out|departure|"
+                          rf"depart(?:ing)?)\s*(?:is\s+)?(?:on\s+|:\s*)?(?:(?:{_WD})\.?,?\s+)?$", re.I)
+_RE_CHECK_IN = re.compile(r"(?:check(?:ing)?[- ]?in|arrival|arriv(?:e|ing)|from)\s*(?:is\s+)?(?:on\s+|:\s*)?\S*\s*$",
+                          re.I)
 
 
 def _joined(text: str, days: list[DayMention], ranges: list[DateRange], seconds: list[int]
@@ -220,7 +221,7 @@ def _joined(text: str, days: list[DayMention], ranges: list[DateRange], seconds:
     pairs = list(zip(ranges, seconds))
     for d1, d2 in zip(days, days[1:]):
         between = text[d1.end:d2.start]
-        if len(between) > 40 or any(r.start < d2.end and d1.start < r.end for r, _ in pairs):
+        if len(between) > 60 or any(r.start < d2.end and d1.start < r.end for r, _ in pairs):
             continue
         if not (_RE_JOIN_TO.match(between) or _RE_JOIN_OUT.match(between) and _RE_CHECK_IN.search(
                 text, max(0, d1.start - 24), d1.start)):
