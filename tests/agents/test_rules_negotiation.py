@@ -1427,3 +1427,17 @@ def test_a_failed_change_that_leaves_the_booking_as_it_was_moves_nothing():
     ops = _act([("09:00", USER, "Could my taxi on Friday come earlier, at 15:45?"),
                 ("09:00", "Assistant", "Done, your taxi now comes at 15:45. The car stays the same.")], **kept)
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T15:45"}]
+
+
+def test_a_length_said_with_an_offer_holds_when_the_time_is_chosen():
+    ops = _act([("09:00", USER, "Does the maritime museum run guided tours on Saturday?"),
+                ("09:00", "Assistant", "Yes, on Saturday there are tours at 11 am and 2 pm. Each lasts 90 minutes."),
+                ("09:01", USER, "Please book me on the 11 am tour."),
+                ("09:01", "Assistant", "Please confirm: 1 place on the guided tour on Saturday at 11:00 am."),
+                ("09:02", USER, "Yes, that's correct."),
+                ("09:02", "Assistant", "Your place is booked. Reference number is : HMM-0412.")], **_ASSISTANT)
+    assert [(op["event"]["start"], op["event"]["end"]) for op in ops] == [("2026-03-14T11:00", "2026-03-14T12:30")]
+    from proevent.agents.rules.moves import Values
+    # a new time keeps the length (the conventions: a moved event keeps its duration); a new length replaces it
+    assert Values(clock=(11, 0), minutes=90).merged(Values(clock=(14, 0))).minutes == 90
+    assert Values(clock=(11, 0), minutes=90).merged(Values(clock=(14, 0), minutes=30)).minutes == 30

@@ -52,6 +52,8 @@ class Values:
             out.date_only = newer.date_only and newer.clock is None and self.clock is None
         if newer.clock is not None:
             out.clock, out.end, out.minutes, out.date_only = newer.clock, newer.end, newer.minutes, False
+            if newer.end is None and newer.minutes is None and self.end is None:
+                out.minutes = self.minutes  # "each tour lasts 90 minutes" ... "the 11 am tour": its length holds
         elif newer.end is not None or newer.minutes is not None:
             out.end, out.minutes = newer.end, newer.minutes
         if newer.place is not None:
