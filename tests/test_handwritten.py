@@ -278,6 +278,7 @@ BLIND_SETS = [  # (folder, dataset name, cases, gold operations / inserts / dele
     ("booking_blind3", "proevent-booking-blind3", 20, (38, 15, 2)),
     ("booking_blind4", "proevent-booking-blind4", 20, (26, 17, 4)),
     ("booking_blind5", "proevent-booking-blind5", 20, (33, 23, 4)),
+    ("booking_blind6", "proevent-booking-blind6", 20, (27, 18, 3)),
 ]
 
 
