@@ -1441,3 +1441,52 @@ def test_a_length_said_with_an_offer_holds_when_the_time_is_chosen():
     # a new time keeps the length (the conventions: a moved event keeps its duration); a new length replaces it
     assert Values(clock=(11, 0), minutes=90).merged(Values(clock=(14, 0))).minutes == 90
     assert Values(clock=(11, 0), minutes=90).merged(Values(clock=(14, 0), minutes=30)).minutes == 30
+
+
+# -- issue 16, seventh round: which event a plan is about (rules found on examples/handwritten_g, tuned on since) ---
+EXAM = make_event("e1", start="2026-03-11T14:00", end="2026-03-11T15:00", location="Room 4",
+                  participants=[USER], description="Viva exam")
+
+
+def test_a_plan_after_ur_event_is_a_new_event_and_the_event_stays():
+    ops = _act([("09:00", "Bob Ray", "after ur exam we celebrate? pizza at luigi's, wed 8pm?"),
+                ("09:20", USER, "8:30, i need a nap first"), ("09:21", "Bob Ray", "8:30 👍")], timetable=(EXAM,))
+    assert [(op["op"], op["event"]["start"], op["event"]["location"]) for op in ops] == [
+        ("insert", "2026-03-11T20:30", "luigi's")]
+
+
+def test_a_plan_before_an_event_is_its_own_though_it_shares_a_word_of_the_events_description():
+    train = make_event("e1", start="2026-03-13T18:00", end=None, location="Leeds station",
+                       participants=[USER, "Bob Ray"], description="Train from Leeds")
+    ops = _act([("09:00", "Bob Ray", "fri early dinner at wasabi, by leeds station, before the train? 5?"),
+                ("09:10", USER, "5 works")], timetable=(train,))
+    assert [(op["op"], op["event"]["start"], op["event"]["location"]) for op in ops] == [
+        ("insert", "2026-03-13T17:00", "wasabi")]
+
+
+def test_a_plan_set_after_an_event_drops_the_open_change_of_that_event():
+    tennis = make_event("e1", start="2026-03-14T10:00", end="2026-03-14T12:00", location="Club courts",
+                        participants=[USER, "Bob Ray", "Cy Hunt"], description="Saturday tennis")
+    ops = _act([("09:00", "Cy Hunt", "after tennis brunch at the deli? 12:30"), ("09:10", USER, "yes!! 🥞")],
+               context=[("08:00", "Bob Ray", "saturday tennis, could we start at 11 instead?")],
+               members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="tennis", timetable=(tennis,))
+    assert [(op["op"], op["event"]["start"], op["event"]["location"]) for op in ops] == [
+        ("insert", "2026-03-14T12:30", "the deli")]
+
+
+def test_the_events_own_day_said_with_a_part_of_the_day_keeps_its_time():
+    review = make_event("e1", start="2026-03-12T09:00", end="2026-03-12T11:00", location="Board room",
+                        participants=[USER, "Bob Ray", "Cy Hunt"], description="Budget review")
+    ops = _act([("09:00", "Cy Hunt", "heads up, the wifi in the board room may be down thursday morning"),
+                ("09:05", "Bob Ray", "we'll manage"), ("09:10", USER, "ok 👍")],
+               members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="finance", timetable=(review,))
+    assert ops == []
+
+
+def test_a_cancellation_that_names_its_event_cancels_it_though_another_plan_is_open():
+    match = make_event("e1", start="2026-03-10T09:00", end=None, location="Hackney Marshes",
+                       participants=[USER, "Bob Ray"], description="Bob's football match")
+    ops = _act([("07:00", "Bob Ray", "its pouring, match cancelled"), ("07:05", USER, "noooo")],
+               context=[("20:00", "Bob Ray", "pub tmrw after? the crown"), ("20:05", "Bob Ray", "or sunday")],
+               context_day="2026-03-08", timetable=(match,), day="2026-03-10")
+    assert ops == [{"op": "delete", "id": "e1"}]

@@ -237,6 +237,8 @@ class RulesAgent:
             tied, reference = focus, True  # "dinner before? there's a ramen place on dearborn, 6:15?"
         if before_it is not None and about == before_it.id or reference:
             about, named = None, False  # "straight after yoga", "lunch before the workshop": a reference
+            if tied is not None and state.open is not None and state.open.key == tied.id:
+                state.open = None  # "after doubles lunch at firuze?": a plan of its own, not the open change of doubles
         if about is not None:
             state.focus = about
         subject = work.slots.get(about or state.focus or "") if (about or state.focus) else None
@@ -439,7 +441,8 @@ class RulesAgent:
             return
         if isinstance(move, Cancellation):
             fell = state.fell is not None and state.seen - state.fell <= recent_window(chat)
-            if state.open is not None and (state.open.key is None or subject is None):
+            if state.open is not None and (state.open.key is None or subject is None) and not (
+                    state.open.key is None and move.about is not None and subject is not None):
                 state.open = None
             elif fell and move.about is None:
                 pass  # "ugh, we'll drop it" after a new plan fell through: that plan, not the chat's event

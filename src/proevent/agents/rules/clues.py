@@ -38,7 +38,8 @@ def at_service(slot: Slot, chat: Chat) -> bool:
 
 
 RE_AFTER_ANY = re.compile(r"(?<![\w'])after(?![\w'])")
-_RE_ANCHOR = re.compile(r"(?<![\w'])(?:before|after)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+)?([a-z][\w']+)")
+_RE_ANCHOR = re.compile(r"(?<![\w'])(?:before|after)\s+(?:the\s+|my\s+|our\s+|your\s+|ur\s+|yr\s+|his\s+|her\s+)?"
+                        r"([a-z][\w']+)")
 
 
 def anchor_only(f: Features, slot: Slot, cues: Cues) -> bool:
@@ -55,10 +56,10 @@ def anchor_only(f: Features, slot: Slot, cues: Cues) -> bool:
     rest = "".join(f.folded[a:b] for a, b in zip([0, *(m.end() for m in anchors)],
                                                    [*(m.start() for m in anchors), len(f.folded)], strict=True))
     activity = activity_of(rest, cues)
-    if not content_words(rest).isdisjoint(own):
+    if activity is not None and activity[:4] not in fold(slot.description):
+        return True  # ("we're in split by 3 anyway, late lunch at fetivi before the ferry?" for the Split ferry)
+    if not content_words(rest).isdisjoint(own) or activity is not None:
         return False
-    if activity is not None:
-        return activity[:4] not in fold(slot.description)
     # no activity word: a time and a place of its own, asked ("after the exam monday, cañas? 1pm at la vía láctea?")
     return f.question and bool(f.reading.clocks) and _RE_AT_OWN_PLACE.search(rest) is not None
 

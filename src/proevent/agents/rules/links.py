@@ -144,8 +144,8 @@ def apply_values(slot: Slot, v: Values) -> None:
     if day is not None and (v.day is not None or v.clock is not None):
         if v.clock is not None:
             start = at_time(day, v.clock)
-        elif v.date_only or clock_of(old_start) is None:
-            start = day.isoformat()
+        elif (v.date_only and day != day_of(old_start)) or clock_of(old_start) is None:
+            start = day.isoformat()  # (its own day said again, "thursday morning", keeps its time)
         else:
             start = at_time(day, clock_of(old_start))  # another day, the same time
         if start != old_start:
