@@ -1490,3 +1490,17 @@ def test_a_cancellation_that_names_its_event_cancels_it_though_another_plan_is_o
                context=[("20:00", "Bob Ray", "pub tmrw after? the crown"), ("20:05", "Bob Ray", "or sunday")],
                context_day="2026-03-08", timetable=(match,), day="2026-03-10")
     assert ops == [{"op": "delete", "id": "e1"}]
+
+
+def test_a_cancellation_followed_by_the_same_senders_replacement_is_a_move():
+    swim = make_event("e1", start="2026-03-11T16:00", end="2026-03-11T17:00", location="Leisure centre pool",
+                      participants=[USER, "Cy Hunt"], description="Swimming lesson")
+    group = dict(members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="swim parents", timetable=(swim,))
+    ops = _act([("17:30", "Cy Hunt", "Hello parents. Wednesday's lesson is cancelled, the pool is being cleaned."),
+                ("17:31", "Cy Hunt", "Replacement lesson Saturday 10:30am, same pool, 1 hour."),
+                ("17:40", USER, "thanks 👍")], **group)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T10:30"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-14T11:30"}]
+    relayed = _act([("17:30", USER, "the pool cancelled wednesday's lesson"),
+                    ("17:31", USER, "they offer saturday 10:30 instead")], **group)
+    assert relayed == [{"op": "delete", "id": "e1"}]  # an offer relayed is no move yet

@@ -199,6 +199,20 @@ class RulesAgent:
         return state.service
 
     @staticmethod
+    def _replaced(state: ChatState, f: Features, sender: str, work: Work) -> Slot | None:
+        """The event the sender cancelled one or two messages ago, brought back when the sender now
+        states when it happens instead ("replacement class saturday 10:30am", "we will do it thursday
+        instead"): a move, announced as the cancellation was."""
+        if state.cancelled is None or state.cancelled[1] != sender or state.seen - state.cancelled[2] > 2:
+            return None
+        slot = work.slots.get(state.cancelled[0])
+        if slot is None or not slot.deleted or f.question or "change" not in f.hits or not (
+                f.reading.days or f.reading.clocks) or RE_THIRD_LEAD.match(f.folded):
+            return None  # (not "they offer thursday instead": someone else's offer, relayed)
+        slot.deleted, state.cancelled = False, None
+        return slot
+
+    @staticmethod
     def _venue(state: ChatState, chat: Chat, work: Work) -> str | None:
         """Where the service holds its events: the one place of the timetable's events held at it
         (:func:`at_service`), remembered for the chat (the event may be cancelled before the next booking)."""
@@ -244,6 +258,10 @@ class RulesAgent:
         subject = work.slots.get(about or state.focus or "") if (about or state.focus) else None
         if subject is not None and subject.deleted:
             subject = None
+        replaced = self._replaced(state, f, sender, work)
+        if replaced is not None:
+            about = state.focus = replaced.id  # "class is cancelled. we will do it thursday 5pm instead": moved
+            subject, named = replaced, True
         draft = state.open
         if draft is not None and about is not None and draft.key != about:
             draft = None  # the message names another event than the open plan's: its hour is that event's
@@ -449,7 +467,7 @@ class RulesAgent:
             elif subject is not None and (sender == user or chat.type == "direct" or service or
                                           sender in subject.participants):
                 subject.deleted = True
-                state.open = None
+                state.open, state.cancelled = None, (subject.id, sender, state.seen)
             return
         if isinstance(move, Dropout):
             person = move.person or sender

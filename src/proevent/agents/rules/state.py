@@ -90,6 +90,9 @@ class ChatState:
     its day soon after is a member who cannot come then)."""
     failed: Draft | None = None
     """A request the service could not book: a retry ("how about 19:00 then?") keeps what it does not change."""
+    cancelled: tuple[str, str, int] | None = None
+    """This event was cancelled in this chat (by this sender, at this message count): the same sender's
+    replacement right after ("we will do it thursday 5pm instead") moves it rather than planning anew."""
     venue: str | None = None
     """Where the service the chat is with holds its events: the place of a timetable event held there
     ("Dentist check-up" at "Brightsmile Dental" in the chat with Brightsmile Dental), kept across steps."""
