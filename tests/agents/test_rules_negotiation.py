@@ -1504,3 +1504,14 @@ def test_a_cancellation_followed_by_the_same_senders_replacement_is_a_move():
     relayed = _act([("17:30", USER, "the pool cancelled wednesday's lesson"),
                     ("17:31", USER, "they offer saturday 10:30 instead")], **group)
     assert relayed == [{"op": "delete", "id": "e1"}]  # an offer relayed is no move yet
+
+
+def test_a_yes_to_the_open_change_names_it_though_a_clause_names_another_event():
+    review = make_event("e1", start="2026-03-12T09:00", end="2026-03-12T11:00", location="Board room",
+                        participants=[USER, "Bob Ray"], description="Budget review")
+    call = make_event("e2", start="2026-03-12T14:00", end=None, location="Zoom",
+                      participants=[USER, "Bob Ray"], description="Call with the supplier")
+    ops = _act([("20:10", "Bob Ray", "the supplier asked to push thursday's call to 3pm, ok with you?"),
+                ("20:40", USER, "3 is fine, the review is done by 11"), ("20:41", "Bob Ray", "👍 i'll tell them")],
+               timetable=(review, call))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "start", "value": "2026-03-12T15:00"}]

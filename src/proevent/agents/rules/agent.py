@@ -253,6 +253,10 @@ class RulesAgent:
             about, named = None, False  # "straight after yoga", "lunch before the workshop": a reference
             if tied is not None and state.open is not None and state.open.key == tied.id:
                 state.open = None  # "after doubles lunch at firuze?": a plan of its own, not the open change of doubles
+        open_key = state.open.key if state.open is not None else None
+        if open_key not in (None, about) and about is not None and "agree" in f.hits and state.open is not None and (
+                state.open.values.clock is not None and state.open.values.clock in link_keys(f)[2]):
+            about = open_key  # "3 is fine, the review is done by 11": the yes to the open change's 3pm
         if about is not None:
             state.focus = about
         subject = work.slots.get(about or state.focus or "") if (about or state.focus) else None
