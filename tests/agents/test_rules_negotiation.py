@@ -1515,3 +1515,36 @@ def test_a_yes_to_the_open_change_names_it_though_a_clause_names_another_event()
                 ("20:40", USER, "3 is fine, the review is done by 11"), ("20:41", "Bob Ray", "👍 i'll tell them")],
                timetable=(review, call))
     assert ops == [{"op": "update", "id": "e2", "attribute": "start", "value": "2026-03-12T15:00"}]
+
+
+# -- issue 16, seventh round: who drops out, and when a yes is too late -----------------------------------
+RUN = make_event("e1", start="2026-03-15T07:00", end=None, location="the harbour",
+                 participants=[USER, "Bob Ray", "Cy Hunt", "Di Moss"], description="Long run")
+CLUB = dict(members=(USER, "Bob Ray", "Cy Hunt", "Di Moss"), kind="group", name="run club")
+
+
+def test_a_member_who_cannot_come_on_the_day_of_their_one_event_drops_out_of_it():
+    ops = _act([("20:30", "Di Moss", "i can't on sunday 😢 my cousin's christening"), ("20:35", "Bob Ray", "next time!")],
+               timetable=(RUN,), **CLUB)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]
+    ops = _act([("20:30", "Di Moss", "sunday 7 is bad for me, 8?")], timetable=(RUN,), **CLUB)
+    assert ops == []  # a time refused is a counter-proposal, not a drop-out
+
+
+def test_a_drop_out_that_names_an_event_leaves_it_though_a_new_plan_is_open():
+    ops = _act([("08:50", "Cy Hunt", "ok not risking it with this knee, i'm out sunday 😢"),
+                ("09:00", "Bob Ray", "feel better")],
+               context=[("08:00", "Bob Ray", "drinks thursday?"), ("08:10", "Di Moss", "maybe")],
+               timetable=(RUN,), **CLUB)
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Di Moss"]}]
+
+
+def test_a_bare_yes_a_day_after_the_proposal_does_not_settle_it():
+    late = _act([("20:35", "Bob Ray", "ok 👍")],
+                context=[("13:30", USER, "dinner friday 8?"), ("13:40", "Bob Ray", "hmm let me see")],
+                context_day="2026-03-09", day="2026-03-10", timetable=())
+    assert late == []
+    soon = _act([("19:35", "Bob Ray", "ok 👍")],
+                context=[("13:30", USER, "dinner friday 8?"), ("13:40", "Bob Ray", "hmm let me see")],
+                timetable=())
+    assert [(op["op"], op["event"]["start"]) for op in soon] == [("insert", "2026-03-13T20:00")]

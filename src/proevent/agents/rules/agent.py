@@ -72,7 +72,7 @@ from proevent.agents.rules.moves import (
     Request,
     Values,
 )
-from proevent.agents.rules.reading import Context, Features, activity_of, features, read_features, stated
+from proevent.agents.rules.reading import RE_CANT, Context, Features, activity_of, features, read_features, stated
 from proevent.agents.rules.state import (
     ChatState,
     Draft,
@@ -93,6 +93,8 @@ from proevent.model import Chat, Message
 _KEEP_STATES = 4096
 _QUIET = timedelta(hours=6)
 """A chat silent this long before a message: a new conversation (what was asked before is not answered)."""
+_STALE = timedelta(hours=12)
+"""A bare yes this long after a proposal was last made, changed or answered does not settle it."""
 _CALL = 6
 """A roll-call ("parkrun sat?", "who's playing") is answered within this many messages."""
 _RE_INVITE = re.compile(r"(?<![\w'])(?:come|join us|who|who's|whos|anyone|any takers)(?![\w'])")
@@ -213,6 +215,15 @@ class RulesAgent:
         return slot
 
     @staticmethod
+    def _held_on(f: Features, person: str, work: Work) -> Slot | None:
+        """The one live event the person attends on the one day the message names."""
+        days = {d.best for d in f.reading.days if not d.retracted}
+        if len(days) != 1:
+            return None
+        held = [s for s in work.live() if day_of(s.start) in days and person in s.participants]
+        return held[0] if len(held) == 1 else None
+
+    @staticmethod
     def _venue(state: ChatState, chat: Chat, work: Work) -> str | None:
         """Where the service holds its events: the one place of the timetable's events held at it
         (:func:`at_service`), remembered for the chat (the event may be cancelled before the next booking)."""
@@ -293,6 +304,10 @@ class RulesAgent:
             on_day = [s for s in work.live() if day_of(s.start) == move.day and person in s.participants]
             if len(on_day) == 1:  # "no thursday for me, sorry. sat tho!": the Thursday event
                 subject, move.about, state.focus = on_day[0], on_day[0].id, on_day[0].id
+        elif isinstance(move, Dropout) and move.about is None and (
+                subject is None or (move.person or sender) not in subject.participants) and (
+                held := self._held_on(f, move.person or sender, work)):
+            subject, move.about, state.focus = held, held.id, held.id  # "gente i can't sunday": the sunday run
         values = getattr(move, "values", None)
         if isinstance(values, Values):
             if values.place in (USUAL, LAST):
@@ -314,6 +329,10 @@ class RulesAgent:
                 and state.moved[0] == subject.id and state.seen - state.moved[1] <= recent_window(chat)
                 and any(d.best == day_of(subject.start) for d in f.reading.days)):
             move = Dropout(sender, about=subject.id, person=sender)  # "noooo i'm at a wedding sat" after the move
+        elif isinstance(move, Rejection) and state.open is None and sender != user and chat.type == "group" and (
+                not f.reading.clocks and RE_CANT.search(f.folded)) and (held := self._held_on(f, sender, work)):
+            subject = held  # "i can't on saturday 😢 my sister's wedding": out of the one event they are in that day
+            move = Dropout(sender, about=held.id, person=sender)
         if isinstance(move, Nothing) and state.open is not None and chat.type == "group" and _RE_ME.match(f.folded):
             move = Acceptance(sender)  # "same": the yes of the one before
         agrees = isinstance(move, Acceptance) or isinstance(move, Proposal) and move.agrees
@@ -339,7 +358,7 @@ class RulesAgent:
         now = (state.open, state.open.values if state.open else None)
         if state.open is not None and (now != before or isinstance(move, (Acceptance, Join, Hedge, Rejection)) and (
                 move.about in (None, state.open.key))):
-            state.open.at = state.seen  # changed, or answered: a roll-call's answers keep the plan open
+            state.open.at, state.open.when = state.seen, at  # changed, or answered: a roll-call's answers keep the plan open
         return Played(move, now != before or (state.cancel_asked, state.join_asked) != asked or called)
 
     def _roll_call(self, state: ChatState, move: Move, f: Features, chat: Chat, user: str, work: Work) -> bool:
@@ -433,8 +452,9 @@ class RulesAgent:
                 return
             if draft is not None and move.about is not None and draft.key is not None and move.about != draft.key:
                 draft = None  # a yes about another event of the chat
-            if draft is not None and state.seen - draft.at > recent_window(chat):
-                draft = None  # a yes long after the proposal answers something else
+            if draft is not None and (state.seen - draft.at > recent_window(chat) or (
+                    state.last_at is not None and draft.when is not None and state.last_at - draft.when > _STALE)):
+                draft = None  # a yes long after the proposal (or a day after it) answers something else
             if draft is not None:
                 if self._other_side(draft, sender, user):
                     draft.values = draft.values.merged(move.values) if move.values.any() else draft.values
@@ -475,7 +495,9 @@ class RulesAgent:
             return
         if isinstance(move, Dropout):
             person = move.person or sender
-            if state.open is not None and state.open.key is None:
+            if state.open is not None and state.open.key is None and not (
+                    move.about is not None and subject is not None and move.day == day_of(subject.start)):
+                # (not "won't make thursday" for thursday's event while a new plan is open: out of that event)
                 if person in state.open.backers:
                     state.open.backers.remove(person)
                 state.declined.add(person)

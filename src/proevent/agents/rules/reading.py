@@ -77,7 +77,7 @@ _RE_PLACE_MARK = re.compile(r"(?<![\w'])(?:instead|it is|then|how about|what abo
 _RE_MISS = re.compile(r"(?<![\w'])(?:give|giving)\s+(?:\w+\s+){0,2}a\s+miss(?![\w'])")
 _RE_DIGIT = re.compile(r"\d")
 _RE_TOKEN = re.compile(r"[\w']+")
-_RE_CANT = re.compile(r"(?<![\w'])(?:can't|cant|cannot|can not)(?![\w'])")
+RE_CANT = re.compile(r"(?<![\w'])(?:can't|cant|cannot|can not)(?![\w'])")
 _RE_OUT_FOR = re.compile(r"(?:^|[,.;!?]\s*|(?<![\w'])(?:i'm|im|i am|she's|shes|he's|they're|theyre)\s+)out\s+"
                          r"(?:for|this|on|tonight|tomorrow|tmrw)"
                          r"(?![\w'])")
@@ -618,7 +618,7 @@ def _cancellation(f: Features, ctx: Context, cues: Cues) -> Move | None:
             if len(ctx.members) <= 2:
                 return Cancellation(ctx.sender)  # "can't this time, another time?"
             # in a group it is the sender's own no ("can't, next time!"), or a consolation ("nooo. next time")
-            return Dropout(ctx.sender, person=ctx.sender) if _RE_CANT.search(f.folded) else Nothing(ctx.sender)
+            return Dropout(ctx.sender, person=ctx.sender) if RE_CANT.search(f.folded) else Nothing(ctx.sender)
         return None
     if _RE_MY_CANCELLED.search(f.folded):
         return None  # "my meeting got cancelled": a reason, not the event

@@ -46,6 +46,8 @@ class Draft:
     """Asked of the other side as a task ("can you pick up lily from school wed?"): the asker is not there."""
     at: int = 0
     """The chat's message count when the proposal was last made or changed (a yes answers a recent one)."""
+    when: datetime | None = None
+    """When it was last made, changed or answered (a bare yes a day later answers something else)."""
 
 
 @dataclass
