@@ -1524,8 +1524,8 @@ CLUB = dict(members=(USER, "Bob Ray", "Cy Hunt", "Di Moss"), kind="group", name=
 
 
 def test_a_member_who_cannot_come_on_the_day_of_their_one_event_drops_out_of_it():
-    ops = _act([("20:30", "Di Moss", "i can't on sunday 😢 my cousin's christening"), ("20:35", "Bob Ray", "next time!")],
-               timetable=(RUN,), **CLUB)
+    ops = _act([("20:30", "Di Moss", "i can't on sunday 😢 my cousin's christening"),
+                ("20:35", "Bob Ray", "next time!")], timetable=(RUN,), **CLUB)
     assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Cy Hunt"]}]
     ops = _act([("20:30", "Di Moss", "sunday 7 is bad for me, 8?")], timetable=(RUN,), **CLUB)
     assert ops == []  # a time refused is a counter-proposal, not a drop-out

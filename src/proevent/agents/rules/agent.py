@@ -358,7 +358,7 @@ class RulesAgent:
         now = (state.open, state.open.values if state.open else None)
         if state.open is not None and (now != before or isinstance(move, (Acceptance, Join, Hedge, Rejection)) and (
                 move.about in (None, state.open.key))):
-            state.open.at, state.open.when = state.seen, at  # changed, or answered: a roll-call's answers keep the plan open
+            state.open.at, state.open.when = state.seen, at  # changed, or answered: a roll-call's answers keep it open
         return Played(move, now != before or (state.cancel_asked, state.join_asked) != asked or called)
 
     def _roll_call(self, state: ChatState, move: Move, f: Features, chat: Chat, user: str, work: Work) -> bool:
