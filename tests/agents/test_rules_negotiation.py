@@ -1548,3 +1548,27 @@ def test_a_bare_yes_a_day_after_the_proposal_does_not_settle_it():
                 context=[("13:30", USER, "dinner friday 8?"), ("13:40", "Bob Ray", "hmm let me see")],
                 timetable=())
     assert [(op["op"], op["event"]["start"]) for op in soon] == [("insert", "2026-03-13T20:00")]
+
+
+def test_a_member_who_cannot_make_the_day_a_move_proposes_leaves_only_if_the_event_moves():
+    dinner = make_event("e1", start="2026-03-12T20:00", end=None, location="Padella",
+                        participants=[USER, "Bob Ray", "Cy Hunt", "Di Moss"], description="Class reunion dinner")
+    chat = dict(members=(USER, "Bob Ray", "Cy Hunt", "Di Moss"), kind="group", name="class of 2016",
+                timetable=(dinner,))
+    opening = [("12:41", "Bob Ray", "thursdays they have live music, super loud. what if we move to friday?"),
+               ("12:55", "Cy Hunt", "friday i cant, im on call till 10")]
+    stays = _act([*opening, ("13:20", USER, "i can do friday, but only if cy can"),
+                  ("13:24", "Bob Ray", "ok thursday stays then")], **chat)
+    assert stays == []
+    moves = _act([*opening, ("13:02", "Di Moss", "friday is fine"), ("13:20", USER, "fri 👍")], **chat)
+    assert moves == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-13T20:00"},
+                     {"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Bob Ray", "Di Moss"]}]
+
+
+def test_a_business_confirmation_after_a_greeting_is_a_confirmation():
+    brunch = make_event("e1", start="2026-03-15T11:00", end=None, location="Hope Street Kitchen",
+                        participants=[USER, "Bob Ray"], description="Sunday brunch")
+    ops = _act([("09:15", "Hope Street Kitchen", "Good morning! Confirmed ✅ Sunday 15 March, 12:30pm, party of 4."),
+                ("09:22", USER, "thank you!")],
+               members=(USER, "Hope Street Kitchen"), name="Hope Street Kitchen", timetable=(brunch,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-15T12:30"}]

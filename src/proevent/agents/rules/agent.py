@@ -93,6 +93,15 @@ from proevent.model import Chat, Message
 _KEEP_STATES = 4096
 _QUIET = timedelta(hours=6)
 """A chat silent this long before a message: a new conversation (what was asked before is not answered)."""
+_RE_GREETING = re.compile(r"(?:good\s+(?:morning|afternoon|evening)|hi|hello|dear)(?:\s+[\w.]+){0,2}\s*[!,.]\s*")
+"""A greeting that opens a business's message ("Good morning! Confirmed ✅ Sunday 7 June, 12:30pm")."""
+
+
+def _greeting_end(folded: str) -> int:
+    m = _RE_GREETING.match(folded)
+    return m.end() if m is not None else 0
+
+
 _STALE = timedelta(hours=12)
 """A bare yes this long after a proposal was last made, changed or answered does not settle it."""
 _CALL = 6
@@ -195,7 +204,8 @@ class RulesAgent:
             # (a person's name has no "&": "Wren & Crumb", "Schnitt & Co" are businesses)
         if not state.service and chat.type == "direct" and sender != user and "confirmed" in f.hits and (
                 RE_YOUR_BOOKING.search(f.folded) or RE_YOU_BOOKED.search(f.folded) or RE_REFERENCE.search(f.text)
-                or RE_BOOKED_LEAD.match(f.folded) and f.text[:1].isupper() and any(c.isdigit() for c in f.text)):
+                or RE_BOOKED_LEAD.match(f.folded, _greeting_end(f.folded)) and f.text[:1].isupper() and any(
+                    c.isdigit() for c in f.text)):
             state.service = True  # "Booked ✂️ Thu 18.06 at 18:15", "that's you booked in", "Ref VLW-2291":
             # a business's voice, not a friend's
         return state.service
@@ -299,6 +309,13 @@ class RulesAgent:
             relayed = relayed_person(f.folded, subject.participants, sender, user)
             if relayed is not None:
                 move.person = relayed  # "julien has the flu, he told me he won't make thursday"
+        if isinstance(move, Dropout) and (moving_to := state.open) is not None and moving_to.key is not None and (
+                moving_to.values.day is not None and {d.best for d in f.reading.days if not d.retracted} == {
+                    moving_to.values.day} and moving_to.values.day != day_of(work.slots[moving_to.key].start)
+                if moving_to.key in work.slots else False):
+            if (move.person or sender) != user:
+                moving_to.out.append(move.person or sender)  # "friday i cant" while the move to friday is open:
+            move = Rejection(sender)  # a no to the move, and out of the event only if it moves
         if isinstance(move, Dropout) and move.day is not None:
             person = move.person or sender
             on_day = [s for s in work.live() if day_of(s.start) == move.day and person in s.participants]
@@ -606,6 +623,7 @@ class RulesAgent:
         if draft.key is not None and draft.key in work.slots:
             slot = work.slots[draft.key]
             apply_values(slot, v)
+            slot.participants = [p for p in slot.participants if p not in draft.out]
             state.focus, state.moved = slot.id, (slot.id, state.seen)
             return
         if service:

@@ -46,6 +46,9 @@ class Draft:
     """Asked of the other side as a task ("can you pick up lily from school wed?"): the asker is not there."""
     at: int = 0
     """The chat's message count when the proposal was last made or changed (a yes answers a recent one)."""
+    out: list[str] = field(default_factory=list)
+    """Members who cannot come on the day a change proposes ("sat I'm at a wedding"): they leave the
+    event if the change is settled, and stay in it if it is not."""
     when: datetime | None = None
     """When it was last made, changed or answered (a bare yes a day later answers something else)."""
 
