@@ -74,7 +74,8 @@ def test_usual_hours_of_a_description():
 
 @pytest.mark.parametrize(
     ("text", "best"),
-    [("7ish", (19, 0)), ("around 8", (8, 0)), ("about 8?", (8, 0)), ("8 or so", (8, 0)), ("like 6?", (18, 0))],
+    [("7ish", (19, 0)), ("around 8", (8, 0)), ("about 8?", (8, 0)), ("8 or so", (8, 0)), ("like 6?", (18, 0)),
+     ("9.30ish", (9, 30))],
 )
 def test_approximate_times_count_as_that_time(text, best):
     (clock,) = read(text, REF).clocks

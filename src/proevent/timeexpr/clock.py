@@ -36,7 +36,7 @@ _RE_RANGE = re.compile(
     r"(?<![\d:.£$€/#])\b(?:(from|between)\s+)?(\d{1,2})(?:([:.])(\d{2}))?\s*(-|–|to|till|til|until|and)\s*"
     rf"(\d{{1,2}})(?:([:.])(\d{{2}}))?\b(?!{_AMPM_AHEAD}|[:.]\d|\s*(?:st|nd|rd|th)\b|\s*-?ish)", re.I)
 _RE_NUMBER = re.compile(
-    r"(?<![\w£$€#.,:/'’-])(\d{1,2})(?:\.(\d{2}))?(?![\w%:/'’]|[.,]\d|" + _AMPM_AHEAD + ")", re.I)
+    r"(?<![\w£$€#.,:/'’-])(\d{1,2})(?:\.(\d{2}))?(?!(?!ish\b)[\w%:/'’]|[.,]\d|" + _AMPM_AHEAD + ")", re.I)
 _HOUR_WORDS = {w: n for w, n in _V.number_words.items() if 1 <= n <= 12}
 _HOUR_WORD_SET = frozenset(_HOUR_WORDS)
 _RE_HOUR_WORD = re.compile(
