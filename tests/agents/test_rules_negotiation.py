@@ -1572,3 +1572,44 @@ def test_a_business_confirmation_after_a_greeting_is_a_confirmation():
                 ("09:22", USER, "thank you!")],
                members=(USER, "Hope Street Kitchen"), name="Hope Street Kitchen", timetable=(brunch,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-15T12:30"}]
+
+
+def test_a_yes_with_an_interjection_or_a_trailing_offer_answers_the_roll_call_and_a_no_gives_its_why():
+    members = (USER, "Bob Ray", "Cy Hunt", "Di Moss")
+    ops = _act([("21:10", "Bob Ray", "bbq at mine saturday from 1pm, 12 elm road. bring drinks"),
+                ("21:12", "Cy Hunt", "oh, in"), ("21:20", "Di Moss", "can't, lunch at my aunt's"),
+                ("21:40", USER, "in! i'll bring the salad")], members=members, kind="group", name="bbq", timetable=())
+    assert [(op["event"]["start"], op["event"]["location"], op["event"]["participants"]) for op in ops] == [
+        ("2026-03-14T13:00", "12 elm road", [USER, "Bob Ray", "Cy Hunt"])]
+
+
+def test_a_venues_opening_hours_are_not_the_events_time():
+    game = make_event("e1", start="2026-03-10T20:00", end="2026-03-10T21:00", location="Arena 5",
+                      participants=[USER, "Bob Ray"], description="Five-a-side")
+    ops = _act([("09:05", "Bob Ray", "tomorrow the arena closes at 18h, so no 20h game"),
+                ("09:06", "Bob Ray", "got us 10h in the morning instead, same court"), ("09:30", USER, "10h 👍")],
+               timetable=(game,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-10T10:00"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-10T11:00"}]
+
+
+def test_a_part_of_the_day_alone_does_not_pull_the_chat_off_the_event_it_discusses():
+    game = make_event("e1", start="2026-03-10T20:00", end="2026-03-10T21:00", location="Arena 5",
+                      participants=[USER, "Bob Ray", "Cy Hunt"], description="Five-a-side")
+    run = make_event("e2", start="2026-03-14T09:00", end=None, location="the park",
+                     participants=[USER, "Cy Hunt"], description="Saturday run")
+    ops = _act([("09:05", "Bob Ray", "tomorrow's five-a-side: the arena closes early"),
+                ("09:06", "Bob Ray", "got us 10 in the morning, same court. who's in?"), ("09:30", "Cy Hunt", "in"),
+                ("09:40", USER, "fine 👍")], members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="ball",
+               timetable=(game, run))
+    assert [(op["id"], op["attribute"], op["value"]) for op in ops] == [
+        ("e1", "start", "2026-03-10T10:00"), ("e1", "end", "2026-03-10T11:00")]
+
+
+def test_a_message_that_opens_with_cant_is_a_no_whatever_day_its_reason_names():
+    members = (USER, "Bob Ray", "Cy Hunt")
+    ops = _act([("09:00", "Bob Ray", "padel saturday 10?"),
+                ("09:10", "Cy Hunt", "can't, at the beach with family, back sunday"),
+                ("09:20", USER, "10 works")], members=members, kind="group", name="padel", timetable=())
+    assert [(op["event"]["start"], op["event"]["participants"]) for op in ops] == [
+        ("2026-03-14T10:00", [USER, "Bob Ray"])]

@@ -157,7 +157,12 @@ def test_the_day_comes_with_the_time():
         ("for 16h straight", [], [960]),
         ("à 20 h devant la gare", [((20, 0), "start")], []),  # a space before the "h" too
         ("a drive of 15h", [], [900]),  # after "of": a length
-        ("9h", [], [540]),  # below 13h without minutes: still a length
+        ("a 9h flight", [], [540]),  # below 13h without minutes: a length ...
+        ("it takes 10h to drive", [], [600]),
+        ("9h", [((9, 0), "start")], []),  # ... unless it is all a short message says ("fechou, 10h")
+        ("fechou, 10h", [((10, 0), "start")], []),
+        ("got us 10h in the morning, 1h. who's in?", [((10, 0), "start")], [60]),  # or a part of the day follows
+        ("see u at 9h", [((9, 0), "start")], []),  # or "at" leads
     ],
 )
 def test_a_clock_written_with_h_is_read_as_a_clock_and_a_length_stays_a_length(text, clocks, minutes):

@@ -69,6 +69,16 @@ def test_weekday_rules(text, ref, day):
     assert read(text, ref).day() == day
 
 
+@pytest.mark.parametrize("text", ["10 in the morning after a monday? 😂", "every tuesday at 7", "any friday works",
+                                  "each sunday"])
+def test_a_kind_of_day_is_no_date(text):
+    assert read(text, REF).days == ()
+
+
+def test_a_weekday_after_on_a_still_names_the_day():
+    assert read("8 on a sunday 😭", REF).day() == date(2026, 3, 15)
+
+
 @pytest.mark.parametrize(
     ("text", "ref", "first", "last"),
     [

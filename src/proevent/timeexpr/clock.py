@@ -166,6 +166,12 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
     def pick(cands: set[Clock], a: int, b: int) -> Clock:
         return prefer(cands, _local_part(text, a, b, parts), _local_activity(text, a, b), hint, part, activity)
 
+    def in_part(cands: frozenset[Clock], a: int, b: int) -> frozenset[Clock]:
+        """The candidates a part of the day said right next to the time allows ("10 in the morning")."""
+        near = _local_part(text, a, b, parts) if len(cands) > 1 else None
+        kept = frozenset(c for c in cands if near is not None and near[0] <= c[0] < near[1])
+        return kept or cands
+
     def approx(a: int, b: int) -> bool:
         return bool(_RE_APPROX.search(text[max(0, a - 20):a]) or _RE_APPROX_AFTER.match(text, b)
                     or re.match(r"(?:around|about|roughly|like|approx)\b", text[a:b], re.I) or "ish" in text[a:b])
@@ -184,7 +190,7 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
         ends_in_number = bool(number) and number[-1].end() == len(phrase)
         if not free(s.start, s.end) or bare and ends_in_number and _negative(text, at, s.end):
             continue
-        times = s.times
+        times = in_part(s.times, s.start, s.end)
         if _RE_PADDED.fullmatch(phrase):  # "05:00", "09:30": a 24-hour clock
             times = frozenset({(int(phrase[:2]), int(phrase[3:]))})
         twin = any(o is not s and o.start == s.start for o in legacy)  # "7-9pm": its own start and end
@@ -203,7 +209,8 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
         if not (m.group(2) or _licensed(text, m, days, parts, lengths)):
             continue  # "7.30" (quarter hours after a dot) is a time by its form
         role = "end" if _RE_END_BEFORE.search(text, max(0, m.start() - 14), m.start()) else "start"
-        out.append(ClockMention(m.start(), m.end(), frozenset(cands), pick(cands, m.start(), m.end()), role,
+        kept = in_part(frozenset(cands), m.start(), m.end())
+        out.append(ClockMention(m.start(), m.end(), kept, pick(set(kept), m.start(), m.end()), role,
                                 True, approx(m.start(), m.end())))
     for m in _RE_HOUR_WORD.finditer(text) if tokens(text) & _HOUR_WORD_SET else ():
         cands = _word_clock(m)

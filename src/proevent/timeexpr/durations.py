@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from proevent.timeexpr.mentions import Duration, RelativeTime
-from proevent.timeexpr.vocabulary import RE_H24, alternation, tokens, vocabulary
+from proevent.timeexpr.vocabulary import alternation, h_clocks, tokens, vocabulary
 
 _V = vocabulary()
 _DURATION_RUNS = frozenset({"quarter", "half"} | {run for u in _V.duration_units for run in re.findall("[a-z]+", u)})
@@ -83,8 +83,8 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
             after = None  # "15 min after Tom's party": an offset from that event, read below
         if not shift and not after and _RE_NOT_DURATION.match(text, m.end()):
             continue
-        if unit_word == "h" and not m.group(10) and RE_H24.fullmatch(text, m.start(), m.end()):
-            continue  # "15h?", "at 20h": a clock of the 24-hour day (spans.py reads it), not 15 hours
+        if unit_word == "h" and not m.group(10) and any(a == m.start() for a, _, _ in h_clocks(text)):
+            continue  # "15h?", "at 20h", "fechou, 10h": a clock (spans.py reads it), not 15 hours
         long_unit = _V.duration_units.get(unit_word, 0) >= 1440
         if long_unit and not (m.group(3) or _RE_FOR_BEFORE.search(before)):
             continue  # "one day we should", "a week ago": not a length of time

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import NamedTuple
 
 from proevent.timeexpr.resolve import (
     coming_weekday,
@@ -24,7 +25,7 @@ from proevent.timeexpr.resolve import (
     ordinal_date,
     relative_day,
 )
-from proevent.timeexpr.vocabulary import _RE_DIGIT, RE_H24, alternation, first_words, fold, tokens, vocabulary
+from proevent.timeexpr.vocabulary import _RE_DIGIT, alternation, first_words, fold, h_clocks, tokens, vocabulary
 
 _V = vocabulary()
 WEEKDAYS = _V.weekdays
@@ -36,7 +37,10 @@ _DATE_FOLLOWS = (  # "Tuesday the 22nd" / "Tuesday, September 22" / "Friday 10/4
     rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|,?\s+(?:{_MONTH_NAMES})\b"
     rf"|,?\s+\d{{1,2}}\s+(?:{_MONTH_NAMES})|,?\s+\d{{1,2}}/\d{{1,2}}(?![\d/]))"
 )
-_RE_WEEKDAY = re.compile(rf"\b(next\s+|this\s+)?({_WD_NAMES})\b\.?(\s+next\s+week)?{_DATE_FOLLOWS}", re.I)
+_RE_WEEKDAY = re.compile(rf"(?<!\bafter a )(?<!\bany )(?<!\bevery )(?<!\beach )\b(next\s+|this\s+)?({_WD_NAMES})\b\.?"
+                         rf"(\s+next\s+week)?{_DATE_FOLLOWS}", re.I)
+"""A weekday, the coming one (or the following week's after "next"); not "any friday", "every
+tuesday", "after a monday": a kind of day, not a date ("8 on a sunday 😭" still names the plan's)."""
 _RE_ORDINAL = re.compile(
     r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:floor|of\s+(?!" + _MONTH_NAMES + r")))", re.I
 )
@@ -292,8 +296,8 @@ def _time_spans(text: str) -> list[TimeSpan]:
             add(m, {(h, mi)})
         else:
             add(m, both_halves(h, mi))
-    for m in RE_H24.finditer(text) if "h" in text or "H" in text else ():
-        add(m, {(int(m.group(1)), 0)})
+    for a, b, hour in h_clocks(text):
+        add(_Span(a, b), {(hour, 0)})
     for m in _RE_DOT_AMPM.finditer(text) if ampm and "." in text else ():
         h = with_suffix(int(m.group(1)), m.group(3))
         if h is not None and int(m.group(2)) < 60:
@@ -313,6 +317,19 @@ def _time_spans(text: str) -> list[TimeSpan]:
     for m in _RE_WORDS.finditer(text) if _may(words, _CLOCK_WORDS) else ():
         add(m, {(0, 0)} if m.group(1).lower() == "midnight" else {(12, 0)})
     return out
+
+
+class _Span(NamedTuple):
+    """A found phrase's offsets, read like a match's (``start()``, ``end()``)."""
+
+    first: int
+    last: int
+
+    def start(self) -> int:
+        return self.first
+
+    def end(self) -> int:
+        return self.last
 
 
 def time_spans(text: str) -> list[TimeSpan]:

@@ -161,6 +161,28 @@ RE_H24 = re.compile(rf"{_NOT_A_LENGTH}(1[3-9]|2[0-3])\s?h(?![\w:])", re.I)
 """A whole hour of the 24-hour clock written with "h" ("15h?", "15h fechado", "at 20 h"): 13h-23h
 are clock times, not lengths (those are "2h", "9h", or follow "for", "in", "of", "takes").
 :mod:`~proevent.timeexpr.spans` reads it as a clock, :mod:`~proevent.timeexpr.durations` skips it."""
+_RE_H_MORNING = re.compile(
+    r"(?:(?<=\bat )|(?<=@ )|(?<=@)|(?<=\bfrom )|(?<=\btill )|(?<=\buntil )|(?<=\bàs )|(?<=\bas )"
+    r"|(?<![\w:.£$€])(?=(?:[7-9]|1[0-2])\s?h\s+(?:in\s+the\s+(?:morning|evening)|this\s+morning|tonight)\b))"
+    r"([7-9]|1[0-2])\s?h(?![\w:])", re.I)
+_RE_H_ALONE = re.compile(r"^\W*(?:[^\W\d]+\W+){0,2}(?<!\ba )(?<!\ban )(?<!\bis )(?<!\bwas )(?<!\blasts )"
+                         rf"{_NOT_A_LENGTH}([7-9]|1[0-2])\s?h(?![\w:])\W*(?:[^\W\d]+\W*){{0,2}}$", re.I)
+
+
+def h_clocks(text: str) -> list[tuple[int, int, int]]:
+    """The whole hours written with "h" that are clock times, as ``(start, end, hour)``: 13h-23h
+    (:data:`RE_H24`); 7h-12h after "at", "from", "till" or "às", before "in the morning" or "tonight"
+    ("got us 10h in the morning"), or as the only number of a short message ("fechou, 10h") -- else
+    "9h" is a length ("a 9h flight")."""
+    if "h" not in text and "H" not in text:
+        return []
+    found = [(m.start(), m.end(), int(m.group(1))) for m in RE_H24.finditer(text)]
+    found += [(m.start(1), m.end(), int(m.group(1))) for m in _RE_H_MORNING.finditer(text)]
+    alone = _RE_H_ALONE.match(text)
+    if alone is not None and sum(ch.isdigit() for ch in text) <= 2:
+        end = alone.end(1) + text[alone.end(1):].lower().index("h") + 1
+        found.append((alone.start(1), end, int(alone.group(1))))
+    return sorted(set(found))
 
 
 def fold(text: str) -> str:

@@ -109,9 +109,10 @@ _CALL = 6
 _RE_INVITE = re.compile(r"(?<![\w'])(?:come|join us|who|who's|whos|anyone|any takers)(?![\w'])")
 """Words that put a plan to a group ("come!", "who's in"): the answers are a roll-call."""
 _RE_FROM = re.compile(r"(?<![\w'])(?:from|after|free from|home from|back from)\s+\d")
-_RE_ME = re.compile(r"^(?:me|me too|same|same here|yes me|me please|i am|i'm|im|i can|i can do it|i can help|"
-                    r"i can do that|in|in too|also in|count me|me as well)\W*$")
-"""A whole message that answers a roll-call by volunteering ("me", "in!")."""
+_RE_ME = re.compile(r"^(?:[a-z]+[,!]?\s+)?(?:me|me too|same|same here|yes me|me please|i am|i'm|im|i can|"
+                    r"i can do it|i can help|i can do that|in|in too|also in|count me|me as well)"
+                    r"(?:\W*$|\s*[!.]+\s+(?!but\b|if\b)\S)")
+"""A message that answers a roll-call by volunteering ("me", "in!", "opa, in", "in! i'll bring the bread")."""
 _RE_IT = re.compile(r"(?<![\w'])(?:it|it's|its|we|we're|our|the plan|that)(?![\w'])")
 _RE_ALONE = re.compile(r"(?<![\w'])(?:on my own|by myself|alone|solo|go anyway|still go|going anyway|i'll still)"
                        r"(?![\w'])")
@@ -702,8 +703,9 @@ class RulesAgent:
             hit = 3 * min(2, len(words & slot_words)) if words and not words.isdisjoint(slot_words) else 0
             when = 2 * (d in days) + 2 * (d in owned) + (clock in times) + (1 if parts and clock and any(
                 a <= clock[0] < b for a, b in parts) else 0) if timed else 0
-            if not hit and not when:
-                continue
+            if not hit and not when or not hit and d not in days and clock not in times and state.focus not in (
+                    None, s.id) and state.focus in work.slots and not work.slots[state.focus].deleted:
+                continue  # (a part of the day alone, "10h in the morning", does not pull the chat off its event)
             overlap = not others.isdisjoint(s.participants) or s.id == held
             # (the one event held at the place the chat is with: "Osteria Fantasma" for a dinner there)
             if not (hit or overlap or (d in days and clock in times)):

@@ -224,9 +224,16 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
 _RE_NOT_BEFORE = re.compile(r"(?<![\w'])(?:not|instead of|rather than)\s+(?:at\s+)?$")
 
 
+_RE_HOURS_BEFORE = re.compile(r"(?<![\w'])(?:closes|closing|shuts|opens|open\s+(?:till|until|from)|"
+                              r"doors\s+open|gates\s+open)\s+(?:at\s+)?$")
+"""A venue's hours ("the arena closes at 18h", "doors open 7pm"): the time it opens or closes, not the event's."""
+
+
 def _negated(f: Features, start: int) -> bool:
-    """A time said as the one it is not ("7:30 not 7", "instead of 7"): the old time, not the event's."""
-    return bool(_RE_NOT_BEFORE.search(f.folded, max(0, start - 16), start))
+    """A time said as the one it is not ("7:30 not 7", "instead of 7"), or as a venue's opening hours:
+    not the event's."""
+    return bool(_RE_NOT_BEFORE.search(f.folded, max(0, start - 16), start)
+                or _RE_HOURS_BEFORE.search(f.folded, max(0, start - 20), start))
 
 
 def in_reason(f: Features, start: int) -> bool:
@@ -786,8 +793,11 @@ def _proposal(f: Features, ctx: Context, cues: Cues) -> Move | None:
         return None  # "thanks for covering the review today", "what do helpers even do at the fair"
     v = values_of(f, ctx, cues)
     if "decline" in f.hits and _leads(f, cues, "decline", words=1) and not f.question and (
-            v.day in (None, ctx.current_day) and v.clock in (None, ctx.anchor) and v.place is None and v.any()):
-        return Rejection(ctx.sender)  # "no, sorry, thursday is full": the plan's own day named in a no
+            v.day in (None, ctx.current_day) and v.clock in (None, ctx.anchor) and v.any()) and (
+            v.place is None or v.day is None and v.clock is None and "change" not in f.hits):
+        return Rejection(ctx.sender)  # "no, sorry, thursday is full"; "can't, lunch at my aunt's": the why of a no
+    if RE_CANT.match(f.folded) and not f.question and not ({"agree", "change", "ask"} & f.hits):
+        return Rejection(ctx.sender)  # "can't, going down to the beach with the family, back wednesday"
     if _RE_AT_PLACE_OF.search(f.folded) and v.place is None:
         v.place = f"{ctx.sender.split()[0]}'s" if ctx.sender != ctx.user else None
     if v.place is None:
