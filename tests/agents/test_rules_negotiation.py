@@ -1613,3 +1613,12 @@ def test_a_message_that_opens_with_cant_is_a_no_whatever_day_its_reason_names():
                 ("09:20", USER, "10 works")], members=members, kind="group", name="padel", timetable=())
     assert [(op["event"]["start"], op["event"]["participants"]) for op in ops] == [
         ("2026-03-14T10:00", [USER, "Bob Ray"])]
+
+
+def test_a_plan_of_the_senders_own_that_moved_is_a_reason_and_the_cant_after_it_a_drop_out():
+    trip = make_event("e1", start="2026-03-13T09:00", end=None, location="Gran's house",
+                      participants=[USER, "Bob Ray", "Cy Hunt"], description="Lunch at Gran's")
+    ops = _act([("13:40", "Bob Ray", "my exam got moved to friday 2pm. i can't go to gran's"),
+                ("13:52", USER, "ugh ok, we'll bring you cake")], timetable=(trip,),
+               members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="family")
+    assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt"]}]

@@ -102,6 +102,9 @@ def _greeting_end(folded: str) -> int:
     return m.end() if m is not None else 0
 
 
+_RE_MY_OWN = re.compile(r"(?:my|our)\s+([a-z]+)\s+(?:got|has been|was|is|just got)\s+(?:moved|changed|rescheduled|"
+                        r"pushed|postponed|brought forward|cancelled|canceled)(?![\w'])")
+"""A message that opens with a plan of the sender's own that moved ("my midterm got moved to friday")."""
 _STALE = timedelta(hours=12)
 """A bare yes this long after a proposal was last made, changed or answered does not settle it."""
 _CALL = 6
@@ -310,6 +313,10 @@ class RulesAgent:
             relayed = relayed_person(f.folded, subject.participants, sender, user)
             if relayed is not None:
                 move.person = relayed  # "julien has the flu, he told me he won't make thursday"
+        if isinstance(move, (Proposal, Cancellation)) and sender != user and (own := _RE_MY_OWN.match(f.folded)) and (
+                subject is None or own.group(1)[:4] not in fold(subject.description)):
+            # "my midterm got moved to friday 2pm. i can't go to sylhet": the sender's own plan moved, a reason
+            move = Dropout(sender, person=sender) if RE_CANT.search(f.folded, own.end()) else Nothing(sender)
         if isinstance(move, Dropout) and (moving_to := state.open) is not None and moving_to.key is not None and (
                 moving_to.values.day is not None and {d.best for d in f.reading.days if not d.retracted} == {
                     moving_to.values.day} and moving_to.values.day != day_of(work.slots[moving_to.key].start)
