@@ -1622,3 +1622,11 @@ def test_a_plan_of_the_senders_own_that_moved_is_a_reason_and_the_cant_after_it_
                 ("13:52", USER, "ugh ok, we'll bring you cake")], timetable=(trip,),
                members=(USER, "Bob Ray", "Cy Hunt"), kind="group", name="family")
     assert ops == [{"op": "update", "id": "e1", "attribute": "participants", "value": [USER, "Cy Hunt"]}]
+
+
+def test_an_early_bare_hour_for_a_morning_event_stays_in_the_morning():
+    hike = make_event("e1", start="2026-03-14T07:00", end=None, location="the station",
+                      participants=[USER, "Bob Ray"], description="Hike")
+    ops = _act([("20:30", "Bob Ray", "saturday's hike: can we meet at 6:30 instead? sunrise is early"),
+                ("20:40", USER, "6:30 👍")], timetable=(hike,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T06:30"}]

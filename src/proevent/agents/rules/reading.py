@@ -248,7 +248,8 @@ def _pick(times: frozenset[Clock], best: Clock, bare: bool, ctx: Context) -> Clo
         return best
     if ctx.anchor is not None:
         # a bare "4" for a 9am event is 4pm: small hours only for an event in the small hours
-        awake = [t for t in times if t[0] >= 7 or ctx.anchor[0] < 7] or list(times)
+        awake = [t for t in times if t[0] >= 7 or ctx.anchor[0] < 7 or t[0] >= 5 and ctx.anchor[0] < 10] or list(times)
+        # ("6:30 (not 7!)" for a 7am hike: an early start is still the morning)
         return min(awake, key=lambda t: (abs(t[0] * 60 + t[1] - ctx.anchor[0] * 60 - ctx.anchor[1]), t))
     if ctx.usual is not None:
         inside = [t for t in times if ctx.usual[0] <= t[0] < ctx.usual[1]]
