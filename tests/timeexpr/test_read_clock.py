@@ -198,3 +198,12 @@ def test_the_weekend_of_given_dates_is_those_dates():
 def test_the_midnight_sun_is_no_time():
     assert read("midnight sun makes me stupid", datetime(2026, 7, 8, 23)).clocks == ()
     assert [c.best for c in read("back by midnight", datetime(2026, 7, 8, 20)).clocks] == [(0, 0)]
+
+
+@pytest.mark.parametrize(("text", "roles"), [
+    ("sunday 10 at the park, back by 2", [((10, 0), "start"), ((14, 0), "end")]),
+    ("meeting at 8:30 at the hall, back in the city around 19:00", [((8, 30), "start"), ((19, 0), "end")]),
+    ("i'm back at 5, dinner at 7?", [((17, 0), "start"), ((19, 0), "start")]),  # no start before the return
+])
+def test_a_return_after_a_start_is_its_end(text, roles):
+    assert [(c.best, c.role) for c in read(text, REF).clocks] == roles

@@ -84,6 +84,9 @@ _RE_ARRIVAL_BEFORE = re.compile(
     r"\d[^,;!?\d]{0,60}?\b(?:and\s+)?(?:arrives?|arriving|arrival)\b[^,;!?\d]{0,40}?\b(?:at|by)\s*$", re.I)
 """A journey's arrival after its departure ("leaves Cambridge at 08:40 and arrives at London Kings Cross at 09:31"):
 the arrival is its end."""
+_RE_BACK_BEFORE = re.compile(r"\d.*?(?:[,.;]\s*|\band\s+)back\b[^,;!?\d]{0,30}?\b(?:at|by|around|about)\s*$", re.I)
+"""Coming back after a start said earlier ("meeting at 6:30 at the hall, back in the city around 19:00"):
+the return is the end."""
 _RE_CORRECTION_AFTER = re.compile(
     rf"[\s,.…:;!—–-]*\b(?:{alternation(_V.correction_markers)})\b[^\d]{{0,24}}\d", re.I)
 _RE_TIME_AFTER_OF = re.compile(rf"\b(?:{alternation(_V.time_after_of)})\s*$", re.I)
@@ -178,6 +181,7 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
 
     legacy = time_spans(text)
     arrival = "rriv" in text  # the one test before the arrival pattern ("arrives", "Arrival")
+    back = "back" in text or "Back" in text
     digits = bool(_RE_DIGIT.search(text))
     ranges = _ranges(text, days, parts, hint, activity, pick) if digits else []
     for s in legacy:
@@ -195,8 +199,10 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
             times = frozenset({(int(phrase[:2]), int(phrase[3:]))})
         twin = any(o is not s and o.start == s.start for o in legacy)  # "7-9pm": its own start and end
         best = next(iter(times)) if len(times) == 1 else s.best if twin else pick(set(times), s.start, s.end)
+        # "till 10" alone ends something; so do an arrival and a return ("back by 2")
         role = "end" if _RE_UNTIL.match(phrase) or arrival and _RE_ARRIVAL_BEFORE.search(
-            text, max(0, s.start - 120), s.start) else s.role  # "till 10" alone ends something; so does an arrival
+            text, max(0, s.start - 120), s.start) or back and any(
+                _RE_BACK_BEFORE.search(text, max(0, x - 160), x) for x in (s.start, at)) else s.role
         out.append(ClockMention(s.start, s.end, times, best, role, bare or len(times) > 1,
                                 approx(s.start, s.end)))
     for r in ranges:
@@ -208,7 +214,8 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
             continue
         if not (m.group(2) or _licensed(text, m, days, parts, lengths)):
             continue  # "7.30" (quarter hours after a dot) is a time by its form
-        role = "end" if _RE_END_BEFORE.search(text, max(0, m.start() - 14), m.start()) else "start"
+        role = "end" if _RE_END_BEFORE.search(text, max(0, m.start() - 14), m.start()) or back and (
+            _RE_BACK_BEFORE.search(text, max(0, m.start() - 160), m.start())) else "start"
         kept = in_part(frozenset(cands), m.start(), m.end())
         out.append(ClockMention(m.start(), m.end(), kept, pick(set(kept), m.start(), m.end()), role,
                                 True, approx(m.start(), m.end())))
