@@ -1630,3 +1630,15 @@ def test_an_early_bare_hour_for_a_morning_event_stays_in_the_morning():
     ops = _act([("20:30", "Bob Ray", "saturday's hike: can we meet at 6:30 instead? sunrise is early"),
                 ("20:40", USER, "6:30 👍")], timetable=(hike,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-14T06:30"}]
+
+
+def test_a_yes_answers_the_event_asked_about_though_it_names_another():
+    hike = make_event("e1", start="2026-03-14T07:00", end="2026-03-14T19:00", location="the station",
+                      participants=[USER, "Bob Ray"], description="Hike")
+    yoga = make_event("e2", start="2026-03-15T10:00", end=None, location="Yoga loft",
+                      participants=[USER, "Bob Ray"], description="Sunday yoga")
+    ops = _act([("10:20", "Bob Ray", "sunday yoga still on? 10?"),
+                ("10:45", USER, "yes but i'll be dead after the hike"),
+                ("10:46", "Bob Ray", "move it to 11 then? so you can sleep"), ("10:50", USER, "11 👍")],
+               timetable=(hike, yoga))
+    assert ops == [{"op": "update", "id": "e2", "attribute": "start", "value": "2026-03-15T11:00"}]

@@ -282,6 +282,7 @@ class RulesAgent:
         if open_key not in (None, about) and about is not None and "agree" in f.hits and state.open is not None and (
                 state.open.values.clock is not None and state.open.values.clock in link_keys(f)[2]):
             about = open_key  # "3 is fine, the review is done by 11": the yes to the open change's 3pm
+        asked_about = state.focus
         if about is not None:
             state.focus = about
         subject = work.slots.get(about or state.focus or "") if (about or state.focus) else None
@@ -309,6 +310,9 @@ class RulesAgent:
                           subject.start if subject else None), state.where_asked)  # place_asked
         _, move = read_features(f, ctx, self.cues)
         move.about = about
+        if isinstance(move, Acceptance) and about is not None and asked_about not in (None, about) and (
+                asked_about in work.slots and not work.slots[asked_about].deleted):
+            state.focus, move.about = asked_about, None  # "yess but i'll be dead after the hike": a yes to the yoga
         if isinstance(move, Dropout) and move.person in ("", sender) and subject is not None:
             relayed = relayed_person(f.folded, subject.participants, sender, user)
             if relayed is not None:
