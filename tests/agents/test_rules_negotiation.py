@@ -1642,3 +1642,13 @@ def test_a_yes_answers_the_event_asked_about_though_it_names_another():
                 ("10:46", "Bob Ray", "move it to 11 then? so you can sleep"), ("10:50", USER, "11 👍")],
                timetable=(hike, yoga))
     assert ops == [{"op": "update", "id": "e2", "attribute": "start", "value": "2026-03-15T11:00"}]
+
+
+def test_when_a_venue_closes_is_not_a_time_for_the_event():
+    study = make_event("e1", start="2026-03-11T14:00", end="2026-03-11T16:00", location="Library room 5",
+                       participants=[USER, "Bob Ray"], description="Study group")
+    ops = _act([("09:13", "Bob Ray", "could we start wednesday's later? like 5"),
+                ("09:31", "Bob Ray", "and doesn't the library close at 8?"), ("09:40", USER, "👍")],
+               timetable=(study,))
+    assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-11T17:00"},
+                   {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-11T19:00"}]

@@ -207,3 +207,10 @@ def test_the_midnight_sun_is_no_time():
 ])
 def test_a_return_after_a_start_is_its_end(text, roles):
     assert [(c.best, c.role) for c in read(text, REF).clocks] == roles
+
+
+def test_a_range_of_whole_24_hour_hours_is_a_clock_range_beside_a_day_only():
+    r = read("ok done. got group room 5 again for wed, 17-19", REF)
+    assert [(c.best, c.role) for c in r.clocks] == [((17, 0), "start"), ((19, 0), "end")]
+    assert read("we'll take 16-17 please", REF).clocks == ()  # days of a stay, as likely as hours
+    assert read("we lost 13-15", REF).clocks == ()

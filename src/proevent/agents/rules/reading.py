@@ -224,7 +224,7 @@ def features(text: str, ref: datetime, cues: Cues) -> Features:
 _RE_NOT_BEFORE = re.compile(r"(?<![\w'])(?:not|instead of|rather than)\s+(?:at\s+)?$")
 
 
-_RE_HOURS_BEFORE = re.compile(r"(?<![\w'])(?:closes|closing|shuts|opens|open\s+(?:till|until|from)|"
+_RE_HOURS_BEFORE = re.compile(r"(?<![\w'])(?:closes|closing|close|shuts|opens|open\s+(?:till|until|from)|"
                               r"doors\s+open|gates\s+open)\s+(?:at\s+)?$")
 """A venue's hours ("the arena closes at 18h", "doors open 7pm"): the time it opens or closes, not the event's."""
 
