@@ -327,7 +327,7 @@ def _ranges(text: str, days: list[DayMention], parts: list[PartOfDay], hint: Hou
         starts, ends = _hm(m.group(2), m.group(4), m.group(3)), _hm(m.group(6), m.group(8), m.group(7))
         if (not starts or not ends) and m.group(3) is None and m.group(7) is None and (days or lead) and (
                 7 <= int(m.group(2)) < int(m.group(6)) <= 23 and int(m.group(6)) >= 13):
-            starts, ends = {(int(m.group(2)), 0)}, {(int(m.group(6)), 0)}  # "wed, 17-19": whole hours of the 24-hour day
+            starts, ends = {(int(m.group(2)), 0)}, {(int(m.group(6)), 0)}  # "wed, 17-19": hours of the 24-hour day
         if not starts or not ends:
             continue
         s = pick(starts, m.start(), m.end())
