@@ -58,3 +58,12 @@ def test_a_join_asked_is_sent_though_only_the_organiser_answers_it():
                       window_start="2026-03-09T08:00", timetable=Timetable([hike]),
                       chats=[ChatUpdate(chat=chat, context=[], new=msgs)])
     assert StepDetector()(obs) is True
+
+
+def test_a_change_asked_or_stated_is_sent_though_its_new_values_are_not_read():
+    asked = [("09:00", "Bob Ray", "dishoom is closed thursday, private function 😑 what about Kin? same time"),
+             ("09:05", USER, "kin works 😋")]
+    assert StepDetector()(_obs([], asked, 1)) is True
+    stated = [("09:00", "Bob Ray", "thursday's dinner moves to the office canteen, same 7:30. dishoom rebooked"),
+              ("09:05", USER, "noted 👍")]
+    assert StepDetector()(_obs([], stated, 1)) is True

@@ -31,7 +31,8 @@ def _notices(p: Played) -> bool:
     move = p.move
     if p.changed or isinstance(move, _NOTICED):
         return True
-    return isinstance(move, Proposal) and not move.repeats and (move.asks or move.values.clock is not None)
+    return isinstance(move, Proposal) and (move.change and (move.asks or move.fact) or not move.repeats and (
+        move.asks or move.values.clock is not None))  # (a change asked or stated whose new values were not read)
 
 
 def _answered(messages: list[Message], user: str) -> list[bool]:
