@@ -214,3 +214,21 @@ def test_a_range_of_whole_24_hour_hours_is_a_clock_range_beside_a_day_only():
     assert [(c.best, c.role) for c in r.clocks] == [((17, 0), "start"), ((19, 0), "end")]
     assert read("we'll take 16-17 please", REF).clocks == ()  # days of a stay, as likely as hours
     assert read("we lost 13-15", REF).clocks == ()
+
+
+@pytest.mark.parametrize(("text", "best"), [
+    ("interview moved to 5.20 thurs 👍", (17, 20)),  # a dotted time that is no quarter hour, beside a day
+    ("5.20 please!", (17, 20)),  # or as the whole answer
+    ("can do 4.50 or 5.20 on Thursday", (16, 50)),
+])
+def test_a_dotted_time_off_the_quarter_hours_is_read_where_its_context_makes_it_one(text, best):
+    assert read(text, REF).clocks[0].best == best
+
+
+@pytest.mark.parametrize("text", ["it was 5.20 for the coffee", "costs 12.99", "the 3.40 slot"])
+def test_a_dotted_number_off_the_quarter_hours_is_no_time_without_such_a_context(text):
+    assert read(text, REF).clocks == ()
+
+
+def test_a_room_abbreviated_rm_is_no_time():
+    assert [c.best for c in read("booked for 5.20pm Thursday in Rm 12 🙂", REF).clocks] == [(17, 20)]

@@ -210,10 +210,13 @@ def read_clocks(text: str, days: list[DayMention], parts: list[PartOfDay], taken
             out.append(r)
     for m in _RE_NUMBER.finditer(text) if digits else ():
         cands = _hm(m.group(1), m.group(2), "." if m.group(2) else None)
+        dotted = not cands and m.group(2) is not None and 1 <= int(m.group(1)) <= 12 and int(m.group(2)) < 60
+        if dotted:
+            cands = _hm(m.group(1), m.group(2), ":")  # "5.20", licensed by its context below, not by its form
         if not cands or not free(m.start(), m.end()) or _negative(text, m.start(), m.end()):
             continue
-        if not (m.group(2) or _licensed(text, m, days, parts, lengths)):
-            continue  # "7.30" (quarter hours after a dot) is a time by its form
+        if not (m.group(2) and not dotted or _licensed(text, m, days, parts, lengths)):
+            continue  # "7.30" (quarter hours after a dot) is a time by its form; "5.20 thurs" by its day
         role = "end" if _RE_END_BEFORE.search(text, max(0, m.start() - 14), m.start()) or back and (
             _RE_BACK_BEFORE.search(text, max(0, m.start() - 160), m.start())) else "start"
         kept = in_part(frozenset(cands), m.start(), m.end())
