@@ -1652,3 +1652,21 @@ def test_when_a_venue_closes_is_not_a_time_for_the_event():
                timetable=(study,))
     assert ops == [{"op": "update", "id": "e1", "attribute": "start", "value": "2026-03-11T17:00"},
                    {"op": "update", "id": "e1", "attribute": "end", "value": "2026-03-11T19:00"}]
+
+
+def test_a_new_plans_bare_hour_takes_its_activitys_hours_not_another_events():
+    pickup = make_event("e1", start="2026-03-09T09:00", end=None, location="the airport",
+                        participants=[USER, "Bob Ray"], description="Pick Bob up at the airport")
+    ops = _act([("18:31", "Bob Ray", "tmrw can we do dinner, just us?"),
+                ("18:45", USER, "i'm at work till 6 tmrw. 7:30?"), ("18:50", "Bob Ray", "yesss")], timetable=(pickup,),
+               day="2026-03-09")
+    assert [(op["op"], op["event"]["start"]) for op in ops] == [("insert", "2026-03-10T19:30")]
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("tomorrow i'll drive, we go to terra straight from mum's", "terra"),
+    ("lunch tmrw? im stuck in a workshop till 1, at quarter past?", None),
+])
+def test_straight_ends_a_place_and_quarter_past_is_none(text, place):
+    ops = _act([("12:05", "Bob Ray", text), ("12:06", USER, "👍")], timetable=())
+    assert [op["event"]["location"] for op in ops] == [place]

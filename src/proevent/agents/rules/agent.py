@@ -295,8 +295,11 @@ class RulesAgent:
         draft = state.open
         if draft is not None and about is not None and draft.key != about:
             draft = None  # the message names another event than the open plan's: its hour is that event's
-        anchor = draft.values.clock if draft and draft.values.clock else clock_of(subject.start if subject else None)
-        desc = (subject.description if subject else "") or (draft.activity if draft else "") or ""
+        planned = draft is not None and draft.key is None and draft.activity is not None and not draft.values.clock
+        anchor = draft.values.clock if draft and draft.values.clock else None if planned else clock_of(
+            subject.start if subject else None)
+        desc = (draft.activity if planned and draft else "") or (subject.description if subject else "") or (
+            draft.activity if draft else "") or ""  # ("dinner tmrw?" - "about thyme at 7:30?": a dinner's hours)
         day_now = (draft.values.day if draft else None) or day_of(subject.start if subject else None)
         if day_now is not None and f.reading.days and all(d.best != day_now for d in f.reading.days):
             anchor = None  # another day's plan: the discussed event's hour says nothing of its bare hours
