@@ -45,7 +45,9 @@ HANDWRITTEN_G = ROOT / "examples" / "handwritten_g"
 HANDWRITTEN_H = ROOT / "examples" / "handwritten_h"
 """The eighth, written blind like the others: measured once unseen in the seventh round (at c817659)."""
 HANDWRITTEN_I = ROOT / "examples" / "handwritten_i"
-"""The ninth, written blind like the others: measured once unseen at the end of the seventh round (at 253cd95)."""
+"""The ninth, written blind like the others: measured once unseen in the seventh round (at 253cd95)."""
+HANDWRITTEN_J = ROOT / "examples" / "handwritten_j"
+"""The tenth, written blind like the others: measured once unseen at the seventh round's end (at e23be60)."""
 BOOKING = ROOT / "examples" / "booking"
 BOOKING_BLIND = ROOT / "examples" / "booking_blind"
 """Booking dialogues written blind to the agent: read once unseen (recall 34.4%, FDR 0) at 27afed7."""
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                           ("hand-written set C", HANDWRITTEN_C), ("hand-written set D", HANDWRITTEN_D),
                           ("hand-written set E", HANDWRITTEN_E), ("hand-written set F", HANDWRITTEN_F),
                           ("hand-written set G", HANDWRITTEN_G), ("hand-written set H", HANDWRITTEN_H),
-                          ("hand-written set I", HANDWRITTEN_I)):
+                          ("hand-written set I", HANDWRITTEN_I), ("hand-written set J", HANDWRITTEN_J)):
             whole, _ = scores(path, work, path.name)
             tune, held = (scores(p, work, p.name)[0] for p in halves(work, path))
             sets.append((tag, whole, tune, held))
@@ -174,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     for tag, path in (("hand-written", HANDWRITTEN), ("set B", HANDWRITTEN_B), ("set C", HANDWRITTEN_C),
                       ("set D", HANDWRITTEN_D), ("set E", HANDWRITTEN_E), ("set F", HANDWRITTEN_F),
                       ("set G", HANDWRITTEN_G), ("set H", HANDWRITTEN_H), ("set I", HANDWRITTEN_I),
+                      ("set J", HANDWRITTEN_J),
                       ("booking, written blind", BOOKING_BLIND),
                       ("booking, blind set 2", BOOKING_BLIND2), ("booking, blind set 3", BOOKING_BLIND3),
                       ("booking, blind set 4", BOOKING_BLIND4), ("booking, blind set 5", BOOKING_BLIND5),

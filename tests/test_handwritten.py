@@ -275,6 +275,7 @@ BLIND_SETS = [  # (folder, dataset name, cases, gold operations / inserts / dele
     ("handwritten_g", "proevent-handwritten-g", 24, (167, 32, 4)),
     ("handwritten_h", "proevent-handwritten-h", 24, (152, 22, 7)),
     ("handwritten_i", "proevent-handwritten-i", 24, (139, 18, 7)),
+    ("handwritten_j", "proevent-handwritten-j", 24, (131, 24, 9)),
     ("booking_blind", "proevent-booking-blind", 20, (32, 15, 2)),  # booking dialogues, read once unseen
     ("booking_blind2", "proevent-booking-blind2", 20, (42, 17, 2)),
     ("booking_blind3", "proevent-booking-blind3", 20, (38, 15, 2)),
