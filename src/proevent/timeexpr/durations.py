@@ -74,6 +74,7 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
     now: list[RelativeTime] = []
     words = tokens(text)
     maybe = not words.isdisjoint(_DURATION_RUNS)
+    clocks: frozenset[int] | None = None  # where the "h" clocks begin, found once if a match needs them
     for m in _RE_DURATION.finditer(text) if maybe else ():
         before = text[max(0, m.start() - 40):m.start()]
         unit_word = (m.group(5) or m.group(8) or "").lower()
@@ -83,8 +84,11 @@ def read_durations(text: str) -> tuple[list[Duration], list[RelativeTime]]:
             after = None  # "15 min after Tom's party": an offset from that event, read below
         if not shift and not after and _RE_NOT_DURATION.match(text, m.end()):
             continue
-        if unit_word == "h" and not m.group(10) and any(a == m.start() for a, _, _ in h_clocks(text)):
-            continue  # "15h?", "at 20h", "fechou, 10h": a clock (spans.py reads it), not 15 hours
+        if unit_word == "h" and not m.group(10):
+            if clocks is None:
+                clocks = frozenset(a for a, _, _ in h_clocks(text))
+            if m.start() in clocks:
+                continue  # "15h?", "at 20h", "fechou, 10h": a clock (spans.py reads it), not 15 hours
         long_unit = _V.duration_units.get(unit_word, 0) >= 1440
         if long_unit and not (m.group(3) or _RE_FOR_BEFORE.search(before)):
             continue  # "one day we should", "a week ago": not a length of time

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from proevent.agents.protocol import Action, ChatUpdate, Observation
@@ -105,6 +105,11 @@ def _greeting_end(folded: str) -> int:
 _RE_MY_OWN = re.compile(r"(?:my|our)\s+([a-z]+)\s+(?:got|has been|was|is|just got)\s+(?:moved|changed|rescheduled|"
                         r"pushed|postponed|brought forward|cancelled|canceled)(?![\w'])")
 """A message that opens with a plan of the sender's own that moved ("my midterm got moved to friday")."""
+def said_days(f: Features) -> set[date]:
+    """The days a message names, self-corrections aside."""
+    return {d.best for d in f.reading.days if not d.retracted}
+
+
 _STALE = timedelta(hours=12)
 """A bare yes this long after a proposal was last made, changed or answered does not settle it."""
 _CALL = 6
@@ -229,9 +234,8 @@ class RulesAgent:
         return slot
 
     @staticmethod
-    def _held_on(f: Features, person: str, work: Work) -> Slot | None:
-        """The one live event the person attends on the one day the message names."""
-        days = {d.best for d in f.reading.days if not d.retracted}
+    def _held_on(days: set[date], person: str, work: Work) -> Slot | None:
+        """The one live event the person attends on the one day named (none when several are)."""
         if len(days) != 1:
             return None
         held = [s for s in work.live() if day_of(s.start) in days and person in s.participants]
@@ -324,21 +328,18 @@ class RulesAgent:
                 subject is None or own.group(1)[:4] not in fold(subject.description)):
             # "my midterm got moved to friday 2pm. i can't go to sylhet": the sender's own plan moved, a reason
             move = Dropout(sender, person=sender) if RE_CANT.search(f.folded, own.end()) else Nothing(sender)
-        if isinstance(move, Dropout) and (moving_to := state.open) is not None and moving_to.key is not None and (
-                moving_to.values.day is not None and {d.best for d in f.reading.days if not d.retracted} == {
-                    moving_to.values.day} and moving_to.values.day != day_of(work.slots[moving_to.key].start)
-                if moving_to.key in work.slots else False):
+        if isinstance(move, Dropout) and (moving_to := state.open) is not None and moving_to.key in work.slots and (
+                moving_to.values.day is not None and said_days(f) == {moving_to.values.day}) and (
+                moving_to.values.day != day_of(work.slots[moving_to.key].start)):
             if (move.person or sender) != user:
                 moving_to.out.append(move.person or sender)  # "friday i cant" while the move to friday is open:
             move = Rejection(sender)  # a no to the move, and out of the event only if it moves
         if isinstance(move, Dropout) and move.day is not None:
-            person = move.person or sender
-            on_day = [s for s in work.live() if day_of(s.start) == move.day and person in s.participants]
-            if len(on_day) == 1:  # "no thursday for me, sorry. sat tho!": the Thursday event
-                subject, move.about, state.focus = on_day[0], on_day[0].id, on_day[0].id
+            if (held := self._held_on({move.day}, move.person or sender, work)) is not None:
+                subject, move.about, state.focus = held, held.id, held.id  # "no thursday for me, sorry. sat tho!"
         elif isinstance(move, Dropout) and move.about is None and (
                 subject is None or (move.person or sender) not in subject.participants) and (
-                held := self._held_on(f, move.person or sender, work)):
+                held := self._held_on(said_days(f), move.person or sender, work)):
             subject, move.about, state.focus = held, held.id, held.id  # "gente i can't sunday": the sunday run
         values = getattr(move, "values", None)
         if isinstance(values, Values):
@@ -362,7 +363,8 @@ class RulesAgent:
                 and any(d.best == day_of(subject.start) for d in f.reading.days)):
             move = Dropout(sender, about=subject.id, person=sender)  # "noooo i'm at a wedding sat" after the move
         elif isinstance(move, Rejection) and state.open is None and sender != user and chat.type == "group" and (
-                not f.reading.clocks and RE_CANT.search(f.folded)) and (held := self._held_on(f, sender, work)):
+                not f.reading.clocks and RE_CANT.search(f.folded)) and (
+                held := self._held_on(said_days(f), sender, work)):
             subject = held  # "i can't on saturday 😢 my sister's wedding": out of the one event they are in that day
             move = Dropout(sender, about=held.id, person=sender)
         if isinstance(move, Nothing) and state.open is not None and chat.type == "group" and _RE_ME.match(f.folded):
